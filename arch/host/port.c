@@ -1,0 +1,106 @@
+/*
+ * The port on a hosted POSIX system: cores are pthreads.
+ *
+ * A host "core" is any thread that called hive_host_bind_core(). There are no
+ * interrupts to mask, so irq_save/restore only count nesting for assertions.
+ * Parking is a per-core mutex+condvar with a pending-wake flag, the hosted
+ * equivalent of the doorbell interrupt that the bare-metal ports use.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "arch/host/host.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "sched/port.h"
+
+struct host_core {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool wake_pending;
+};
+
+static struct host_core cores[HIVE_HOST_MAX_CORES];
+static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
+static _Thread_local unsigned this_core;
+static unsigned core_count = 1;
+
+static void cores_init(void)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    for (unsigned i = 0; i < HIVE_HOST_MAX_CORES; i++) {
+        pthread_mutex_init(&cores[i].mu, NULL);
+        pthread_cond_init(&cores[i].cv, &ca);
+        cores[i].wake_pending = false;
+    }
+    pthread_condattr_destroy(&ca);
+}
+
+void hive_host_bind_core(unsigned id)
+{
+    pthread_once(&cores_once, cores_init);
+    this_core = id;
+}
+
+void hive_host_set_core_count(unsigned n)
+{
+    pthread_once(&cores_once, cores_init);
+    core_count = n;
+}
+
+unsigned hive_port_core_id(void) { return this_core; }
+unsigned hive_port_core_count(void) { return core_count; }
+
+unsigned long hive_port_irq_save(void) { return 0; }
+void hive_port_irq_restore(unsigned long state) { (void)state; }
+
+void hive_port_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    sched_yield();
+#endif
+}
+
+uint64_t hive_port_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void hive_port_wait(uint64_t timeout_ns)
+{
+    struct host_core *c = &cores[this_core];
+    pthread_mutex_lock(&c->mu);
+    if (!c->wake_pending) {
+        if (timeout_ns == 0) {
+            while (!c->wake_pending)
+                pthread_cond_wait(&c->cv, &c->mu);
+        } else {
+            uint64_t deadline = hive_port_now_ns() + timeout_ns;
+            struct timespec ts = {(time_t)(deadline / 1000000000u),
+                                  (long)(deadline % 1000000000u)};
+            while (!c->wake_pending)
+                if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) == ETIMEDOUT)
+                    break;
+        }
+    }
+    c->wake_pending = false;
+    pthread_mutex_unlock(&c->mu);
+}
+
+void hive_port_wake(unsigned core)
+{
+    struct host_core *c = &cores[core];
+    pthread_mutex_lock(&c->mu);
+    c->wake_pending = true;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}

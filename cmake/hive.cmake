@@ -1,0 +1,44 @@
+# Helpers shared by every CMakeLists.txt in the tree.
+
+set(HIVE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
+set(HIVE_TEST_HARNESS ${HIVE_ROOT}/tests/harness.c)
+
+# hive_add_image(NAME SRC...): a bootable ELF for HIVE_BOARD, linked with the
+# kernel, arch and board objects (hive_platform) and the scheduler.
+function(hive_add_image name)
+  add_executable(${name} ${ARGN})
+  set_target_properties(${name} PROPERTIES SUFFIX ".elf"
+    LINK_DEPENDS "${HIVE_LINKER_SCRIPT}")
+  target_include_directories(${name} PRIVATE ${HIVE_ROOT}/tests ${HIVE_ROOT})
+  target_link_libraries(${name} PRIVATE hive_platform hive_sched)
+  target_link_options(${name} PRIVATE -T${HIVE_LINKER_SCRIPT}
+    -Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
+endfunction()
+
+# hive_add_target_test(NAME SOURCES src... [CORES n...] [TIMEOUT s]
+#                      [EXPECT_FAIL regex] [QEMU_ARGS arg...])
+# Builds an image and adds one ctest per core count, named NAME.cN, that boots
+# it under QEMU through tools/run-image. QEMU's exit status is the verdict;
+# with EXPECT_FAIL the test passes only if the image exits non-zero and its
+# output matches the regex (used to prove that faults are caught).
+function(hive_add_target_test name)
+  cmake_parse_arguments(T "" "TIMEOUT;EXPECT_FAIL" "SOURCES;CORES;QEMU_ARGS" ${ARGN})
+  if(NOT T_CORES)
+    set(T_CORES 1 2 4 8)
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  hive_add_image(${name} ${T_SOURCES} ${HIVE_TEST_HARNESS})
+  set(extra)
+  if(T_EXPECT_FAIL)
+    list(APPEND extra --expect-fail "${T_EXPECT_FAIL}")
+  endif()
+  foreach(n IN LISTS T_CORES)
+    add_test(NAME ${name}.c${n}
+      COMMAND ${HIVE_ROOT}/tools/run-image --board ${HIVE_BOARD} --cores ${n}
+              --timeout ${T_TIMEOUT} ${extra} $<TARGET_FILE:${name}> ${T_QEMU_ARGS})
+    set_tests_properties(${name}.c${n} PROPERTIES TIMEOUT ${T_TIMEOUT}
+      LABELS "target;${HIVE_BOARD}")
+  endforeach()
+endfunction()

@@ -1,0 +1,12 @@
+# Bare-metal AArch64 with Debian's Linux cross gcc and picolibc (no Linux underneath:
+# picolibc's specs replace glibc's headers, startfiles and libraries).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
+set(CMAKE_ASM_COMPILER aarch64-linux-gnu-gcc)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+# The Linux gcc builds PIE by default; an image linked at a fixed address must not be.
+set(CMAKE_C_FLAGS_INIT "--specs=picolibc.specs -mcpu=cortex-a53 -fno-pie -ffunction-sections -fdata-sections")
+set(CMAKE_ASM_FLAGS_INIT "--specs=picolibc.specs -mcpu=cortex-a53 -fno-pie")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "--specs=picolibc.specs -static -no-pie -nostartfiles")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

@@ -1,0 +1,93 @@
+/*
+ * Bring-up in C, common to every board: what picolibc's single-core crt0
+ * cannot do. The arch entry has already given us a stack, .data, a zeroed
+ * .bss, the MMU and FP (see kernel/platform.h for the whole flow).
+ */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernel/console.h"
+#include "kernel/kernel.h"
+
+struct hive_cpu hive_cpus[HIVE_MAX_CORES];
+char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT] __attribute__((aligned(4096)));
+
+/* picolibc's TLS template, from the linker script. */
+extern char __tls_size[], __tls_align[];
+void _init_tls(void *block);
+void _set_tls(void *block);
+void __libc_init_array(void);
+int main(void);
+
+/* Each core's TLS block: errno and every other _Thread_local live here. */
+#define TLS_BLOCK_SIZE 512
+static char tls_blocks[HIVE_MAX_CORES][TLS_BLOCK_SIZE] __attribute__((aligned(64)));
+
+static atomic_uint cores_online;
+static unsigned cores_expected;
+
+unsigned hive_cpu_count(void)
+{
+    /* acquire: pairs with the release increment in cpu_online(), so the
+     * counted cores' setup is visible to whoever counts them. */
+    return atomic_load_explicit(&cores_online, memory_order_acquire);
+}
+
+static void cpu_setup(unsigned id)
+{
+    struct hive_cpu *cpu = &hive_cpus[id];
+    cpu->id = id;
+    arch_set_this_cpu(cpu);
+
+    /* The block holds .tdata + .tbss at its start; on aarch64 _set_tls
+     * points TPIDR_EL0 below it by the TCB size, on riscv tp = block. */
+    if ((uintptr_t)__tls_size > TLS_BLOCK_SIZE || (uintptr_t)__tls_align > 64) {
+        hive_console_emergency("panic: TLS template larger than TLS_BLOCK_SIZE\n");
+        board_exit(1);
+    }
+    cpu->tls = tls_blocks[id];
+    _init_tls(cpu->tls);
+    _set_tls(cpu->tls);
+}
+
+static void cpu_online(void)
+{
+    /* release: pairs with the acquire load in hive_cpu_count(). */
+    atomic_fetch_add_explicit(&cores_online, 1, memory_order_release);
+}
+
+noreturn void hive_kernel_main(uintptr_t boot_hw_id)
+{
+    hive_cpus[0].hw_id = boot_hw_id;
+    cpu_setup(0);
+    board_console_init();
+    __libc_init_array();
+    cpu_online();
+
+    cores_expected = board_start_secondaries(boot_hw_id, HIVE_MAX_CORES);
+
+    /* A core that never arrives is a bring-up bug: fail loudly, never hang. */
+    uint64_t deadline = arch_counter() + arch_counter_hz() * 5;
+    while (hive_cpu_count() < cores_expected) {
+        if (arch_counter() > deadline)
+            hive_panic("only %u of %u cores came online", hive_cpu_count(),
+                       cores_expected);
+        arch_cpu_relax();
+    }
+    printf("hive: %u core%s online (%s)\n", cores_expected,
+           cores_expected == 1 ? "" : "s", HIVE_BOARD_NAME);
+
+    exit(main());
+}
+
+void hive_smp_secondary_loop(void);
+
+noreturn void hive_kernel_secondary(unsigned id)
+{
+    cpu_setup(id);
+    cpu_online();
+    hive_smp_secondary_loop();
+    arch_halt();
+}

@@ -1,0 +1,86 @@
+/*
+ * The console as picolibc's stdin/stdout/stderr, line-atomic across cores.
+ *
+ * picolibc's tinystdio takes no lock around printf, so characters from several
+ * cores would interleave. Instead each core collects its characters in a line
+ * buffer of its own and emits a whole line at a time under a spinlock with
+ * interrupts masked. Lines from different cores therefore never mix, and an
+ * interrupt handler that prints on a core mid-line cannot deadlock on the lock.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/console.h"
+#include "kernel/kernel.h"
+#include "sched/spinlock.h"
+
+#define LINE_MAX 256
+
+struct line {
+    unsigned len;
+    char buf[LINE_MAX];
+};
+
+static struct line lines[HIVE_MAX_CORES];
+static struct hive_spinlock console_lock = HIVE_SPINLOCK_INIT;
+
+static void emit(const char *s, unsigned len)
+{
+    unsigned long irq = hive_spin_lock(&console_lock);
+    for (unsigned i = 0; i < len; i++) {
+        if (s[i] == '\n')
+            board_console_putc('\r');
+        board_console_putc(s[i]);
+    }
+    hive_spin_unlock(&console_lock, irq);
+}
+
+static int console_put(char c, FILE *f)
+{
+    (void)f;
+    /* Masked so an interrupt handler printing on this core cannot splice its
+     * characters into the middle of this core's buffered line. */
+    unsigned long irq = arch_irq_save();
+    struct line *l = &lines[hive_cpu_id()];
+    l->buf[l->len++] = c;
+    if (c == '\n' || l->len == LINE_MAX) {
+        emit(l->buf, l->len);
+        l->len = 0;
+    }
+    arch_irq_restore(irq);
+    return (unsigned char)c;
+}
+
+static int console_flush(FILE *f)
+{
+    (void)f;
+    hive_console_flush();
+    return 0;
+}
+
+void hive_console_flush(void)
+{
+    unsigned long irq = arch_irq_save();
+    struct line *l = &lines[hive_cpu_id()];
+    if (l->len) {
+        emit(l->buf, l->len);
+        l->len = 0;
+    }
+    arch_irq_restore(irq);
+}
+
+void hive_console_emergency(const char *s)
+{
+    /* No lock: the lock's holder may be the core that is failing. A panic
+     * line may interleave with another core's line; it is never lost. */
+    for (; *s; s++) {
+        if (*s == '\n')
+            board_console_putc('\r');
+        board_console_putc(*s);
+    }
+}
+
+static FILE console = FDEV_SETUP_STREAM(console_put, NULL, console_flush, _FDEV_SETUP_WRITE);
+FILE *const stdin = &console;
+FILE *const stdout = &console;
+FILE *const stderr = &console;

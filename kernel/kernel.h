@@ -1,0 +1,24 @@
+/*
+ * Kernel services for images and tests: panic, running code on every core.
+ * (The scheduler's public API is include/hive/hive.h.)
+ */
+#ifndef HIVE_KERNEL_KERNEL_H
+#define HIVE_KERNEL_KERNEL_H
+
+#include <stdnoreturn.h>
+
+#include "kernel/cpu.h"
+
+/* Print "panic: core N: <message>" and stop the whole system with status 1. */
+noreturn void hive_panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Run fn(arg) on every online core, the caller's included, and return once
+ * all have returned. One call at a time (a second caller waits its turn).
+ */
+void hive_smp_call_all(void (*fn)(void *arg), void *arg);
+
+/* Write a string straight to the console, bypassing stdio (for panics). */
+void hive_console_emergency(const char *s);
+
+#endif

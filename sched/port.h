@@ -1,0 +1,44 @@
+/*
+ * The port: everything sched/ needs from the machine below it, and nothing more.
+ *
+ * sched/ is portable C11. It never includes an arch or OS header; each target
+ * (arch/host with pthreads, arch/aarch64 and arch/riscv64 through kernel/)
+ * implements these functions once. Keeping the list short keeps the scheduler
+ * honest about what it assumes of the hardware.
+ */
+#ifndef HIVE_SCHED_PORT_H
+#define HIVE_SCHED_PORT_H
+
+#include <stdint.h>
+
+/* Logical id of the calling core, dense in [0, hive_port_core_count()). */
+unsigned hive_port_core_id(void);
+
+/* Number of cores the port has brought up (on the host: worker threads). */
+unsigned hive_port_core_count(void);
+
+/*
+ * Mask interrupts on the calling core and return the previous state, so a
+ * spinlock that an interrupt handler may also take cannot deadlock against the
+ * code it interrupted. Nests: restore exactly what save returned.
+ */
+unsigned long hive_port_irq_save(void);
+void hive_port_irq_restore(unsigned long state);
+
+/* A hint inside spin loops (yield / pause): lets an SMT sibling or QEMU run. */
+void hive_port_cpu_relax(void);
+
+/* Monotonic time in nanoseconds since an arbitrary point before the first call. */
+uint64_t hive_port_now_ns(void);
+
+/*
+ * Parking. hive_port_wait() sleeps the calling core until hive_port_wake()
+ * names it, or until timeout_ns passes (0: no timeout). A wake that arrives
+ * before the wait must not be lost: the port keeps one pending wake per core,
+ * which the next wait consumes and returns at once. Spurious returns are
+ * allowed; callers re-check their condition.
+ */
+void hive_port_wait(uint64_t timeout_ns);
+void hive_port_wake(unsigned core);
+
+#endif

@@ -1,0 +1,1 @@
+/* replaced by the queue sources */ typedef int hive_sched_placeholder;
