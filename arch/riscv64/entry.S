@@ -1,0 +1,96 @@
+/*
+ * First instructions of every hart, in S-mode, MMU off, straight from OpenSBI.
+ *
+ * Boot hart (whichever won OpenSBI's lottery): a0 = hart id, a1 = DTB.
+ * Started harts (sbi_hart_start): a0 = hart id, a1 = our opaque = logical id.
+ * Each hart sets up what C needs and cannot do itself (gp, FP, a stack, a
+ * trap vector, its per-core pointer) and then calls into start.c.
+ */
+#include "layout.h"
+
+    .section .text.boot, "ax"
+    .globl _start
+_start:
+    /* Same per-hart set-up as a started hart, for logical id 0. */
+    mv      s0, a0                  /* hart id, for hive_kernel_main */
+    li      s1, 0
+    jal     ra, hart_setup_early
+
+    /* Copy .data only if the loader left it elsewhere (QEMU does not). */
+    la      t0, __data_source
+    la      t1, __data_start
+    la      t2, __data_end
+    beq     t0, t1, 2f
+1:  bgeu    t1, t2, 2f
+    ld      t3, 0(t0)
+    sd      t3, 0(t1)
+    addi    t0, t0, 8
+    addi    t1, t1, 8
+    j       1b
+2:
+    /* .bss holds stack 0, so clear it before the first push. Once, here:
+     * started harts find their data already live. */
+    la      t0, __bss_start
+    la      t1, __bss_end
+3:  bgeu    t0, t1, 4f
+    sd      zero, 0(t0)
+    addi    t0, t0, 8
+    j       3b
+4:
+    jal     ra, hart_setup_stack
+    mv      a0, s0
+    tail    riscv_boot_main         /* start.c; never returns */
+
+    .globl arch_secondary_entry
+arch_secondary_entry:
+    mv      s0, a0                  /* hart id */
+    mv      s1, a1                  /* logical id */
+    jal     ra, hart_setup_early
+    jal     ra, hart_setup_stack
+    mv      a0, s1
+    tail    riscv_secondary_main    /* start.c; never returns */
+
+/*
+ * Per-hart registers that need no memory. Uses t0 only.
+ */
+hart_setup_early:
+    /* Nothing may interrupt bring-up; kernel/ unmasks when it wants to. */
+    csrci   sstatus, SSTATUS_SIE
+    csrw    sie, zero
+    /* gp must be loaded without relaxation, or ld would turn it into a
+     * gp-relative load of itself. */
+    .option push
+    .option norelax
+    la      gp, __global_pointer$
+    .option pop
+    /* TLS comes later from kernel/boot.c; until then tp points nowhere. */
+    li      tp, 0
+    /* FP on before any C: GCC uses FP registers in memcpy and friends. */
+    li      t0, SSTATUS_FS_MASK
+    csrc    sstatus, t0
+    li      t0, SSTATUS_FS_INIT
+    csrs    sstatus, t0
+    fscsr   zero
+    la      t0, riscv_trap_entry    /* trap.S; aligned, so direct mode */
+    csrw    stvec, t0
+    ret
+
+/*
+ * sp = top of hive_stacks[s1], sscratch = &hive_cpus[s1], for logical id s1.
+ * Called after .bss is clear, since both live there.
+ */
+hart_setup_stack:
+    addi    t0, s1, 1
+    li      t1, RV_STACK_SLOT
+    mul     t0, t0, t1
+    la      sp, hive_stacks
+    add     sp, sp, t0
+    /* A trap before kernel/boot.c sets the block still names the right
+     * core (id is the block's first field; start.c checks that). */
+    li      t1, RV_CPU_SIZE
+    mul     t0, s1, t1
+    la      t1, hive_cpus
+    add     t0, t0, t1
+    sw      s1, 0(t0)
+    csrw    sscratch, t0
+    ret

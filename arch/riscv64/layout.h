@@ -1,0 +1,29 @@
+/*
+ * Numbers that entry.S and trap.S need and cannot get from C headers.
+ * start.c checks each against the C definition it mirrors, so the two can
+ * never silently disagree.
+ */
+#ifndef HIVE_RISCV64_LAYOUT_H
+#define HIVE_RISCV64_LAYOUT_H
+
+/* kernel/cpu.h: HIVE_STACK_SLOT and sizeof(struct hive_cpu). */
+#define RV_STACK_SLOT     (4096 + 32 * 1024)
+#define RV_CPU_SIZE       24
+
+/* sstatus bits. */
+#define SSTATUS_SIE       (1 << 1)
+#define SSTATUS_FS_MASK   (3 << 13)
+#define SSTATUS_FS_INIT   (1 << 13)
+
+/* sie / sip bits. */
+#define SIP_SSIP          (1 << 1)
+
+/* The trap frame built by trap.S: x1..x31, then sepc, sstatus, scause, stval. */
+#define RV_FRAME_REGS     32
+#define RV_FRAME_SEPC     (32 * 8)
+#define RV_FRAME_SSTATUS  (33 * 8)
+#define RV_FRAME_SCAUSE   (34 * 8)
+#define RV_FRAME_STVAL    (35 * 8)
+#define RV_FRAME_SIZE     (36 * 8)  /* a multiple of 16, as the ABI wants for sp */
+
+#endif

@@ -1,0 +1,21 @@
+/* The few SBI calls hive makes (SBI 1.0, as OpenSBI 1.1 implements it). */
+#ifndef HIVE_RISCV64_SBI_H
+#define HIVE_RISCV64_SBI_H
+
+struct sbi_ret {
+    long error;         /* SBI_SUCCESS or a negative SBI_ERR_* */
+    long value;
+};
+
+#define SBI_SUCCESS 0
+
+/* hart_get_status values. */
+#define SBI_HSM_STARTED 0
+#define SBI_HSM_STOPPED 1
+
+struct sbi_ret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
+                              unsigned long opaque);
+struct sbi_ret sbi_hart_get_status(unsigned long hartid);
+struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * The C half of entry.S: the MMU, then into kernel/. Runs on the hart's own
+ * stack with gp, FP, stvec and sscratch already set.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/kernel.h"
+#include "layout.h"
+#include "mmu.h"
+
+_Static_assert(RV_STACK_SLOT == HIVE_STACK_SLOT, "layout.h: RV_STACK_SLOT");
+_Static_assert(RV_CPU_SIZE == sizeof(struct hive_cpu), "layout.h: RV_CPU_SIZE");
+_Static_assert(offsetof(struct hive_cpu, id) == 0, "entry.S stores id at offset 0");
+
+noreturn void riscv_boot_main(uintptr_t hart_id);
+noreturn void riscv_secondary_main(unsigned id);
+
+noreturn void riscv_boot_main(uintptr_t hart_id)
+{
+    riscv_mmu_init();
+    riscv_mmu_on();
+    hive_kernel_main(hart_id);
+}
+
+noreturn void riscv_secondary_main(unsigned id)
+{
+    riscv_mmu_on();
+    hive_kernel_secondary(id);
+}
