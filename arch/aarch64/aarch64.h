@@ -1,0 +1,48 @@
+/*
+ * Internals of arch/aarch64 shared between its assembly and C files and the
+ * boards that use it. kernel/ never includes this; it sees kernel/platform.h.
+ */
+#ifndef HIVE_ARCH_AARCH64_H
+#define HIVE_ARCH_AARCH64_H
+
+/* kernel/cpu.h's HIVE_STACK_SLOT, for the assembly (cpu.c asserts they agree). */
+#define AARCH64_STACK_SLOT      (4096 + 32 * 1024)
+/* Exceptions run on a per-core stack of their own (SP_EL1) while the kernel
+ * runs on SP_EL0, so a fault caused by overflowing into the guard page is
+ * still reported instead of faulting again on every push. */
+#define AARCH64_EXC_STACK_SIZE  4096
+
+/* The frame vectors.S saves on the exception stack; struct aarch64_frame below. */
+#define FRAME_SP_EL0    (31 * 8)
+#define FRAME_ELR       (32 * 8)
+#define FRAME_SPSR      (33 * 8)
+#define FRAME_ESR       (34 * 8)
+#define FRAME_FAR       (35 * 8)
+#define FRAME_SIZE      (36 * 8)
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+struct aarch64_frame {
+    uint64_t x[31];
+    uint64_t sp_el0;
+    uint64_t elr, spsr, esr, far;
+};
+
+/* Exception level the boot core was entered at (1 or 2), set by entry.S. */
+extern unsigned aarch64_entry_el;
+
+/* Builds the identity map (boot core, MMU off); entry.S turns it on per core. */
+void aarch64_mmu_build(void);
+extern uint64_t aarch64_l1_table[512];
+/* The core whose stack guard page holds va (unmapped), or -1. */
+int aarch64_stack_guard_core(uintptr_t va);
+
+/* vectors.S calls this; a return resumes at frame->elr. */
+void aarch64_exception(struct aarch64_frame *frame, unsigned kind);
+
+/* Semihosting SYS_EXIT; returns only if the debugger/QEMU does not listen. */
+void aarch64_semihost_exit(int status);
+#endif
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * The per-core primitives of kernel/platform.h: interrupt masking, the
+ * per-core register, the counter, idling. Also the storage entry.S needs.
+ */
+#include <stdint.h>
+
+#include "aarch64.h"
+#include "kernel/cpu.h"
+
+_Static_assert(AARCH64_STACK_SLOT == HIVE_STACK_SLOT, "aarch64.h is out of step with kernel/cpu.h");
+
+char aarch64_exc_stacks[HIVE_MAX_CORES][AARCH64_EXC_STACK_SIZE] __attribute__((aligned(16)));
+unsigned aarch64_entry_el;
+
+unsigned long arch_irq_save(void)
+{
+    unsigned long daif;
+    /* IRQ and FIQ; "memory" keeps the critical section's accesses inside. */
+    __asm__ volatile("mrs %0, daif\n\tmsr daifset, #3" : "=r"(daif) : : "memory");
+    return daif;
+}
+
+void arch_irq_restore(unsigned long state)
+{
+    __asm__ volatile("msr daif, %0" : : "r"(state) : "memory");
+}
+
+void arch_cpu_relax(void)
+{
+    __asm__ volatile("yield" : : : "memory");
+}
+
+struct hive_cpu *arch_this_cpu(void)
+{
+    struct hive_cpu *cpu;
+    __asm__ volatile("mrs %0, tpidr_el1" : "=r"(cpu));
+    return cpu;
+}
+
+void arch_set_this_cpu(struct hive_cpu *cpu)
+{
+    __asm__ volatile("msr tpidr_el1, %0" : : "r"(cpu) : "memory");
+}
+
+uint64_t arch_counter(void)
+{
+    uint64_t c;
+    /* isb: the read may not be taken early, before the code it is timing. */
+    __asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(c) : : "memory");
+    return c;
+}
+
+uint64_t arch_counter_hz(void)
+{
+    uint64_t hz;
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+    return hz;
+}
+
+/*
+ * First version: the event register. A SEV sent before the WFE leaves the
+ * event set, so that WFE returns at once: no wake is lost. (QEMU's TCG
+ * treats both as no-ops, so an idle core spins; GIC SGIs + WFI replace this.)
+ */
+void arch_idle_wait(void)
+{
+    __asm__ volatile("wfe" : : : "memory");
+}
+
+void arch_idle_wake(unsigned core)
+{
+    (void)core; /* SEV reaches every core */
+    /* dsb: the store announcing the work is visible before the event is. */
+    __asm__ volatile("dsb ish\n\tsev" : : : "memory");
+}
+
+noreturn void arch_halt(void)
+{
+    __asm__ volatile("msr daifset, #0xf" : : : "memory");
+    for (;;)
+        __asm__ volatile("wfi");
+}

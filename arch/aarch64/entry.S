@@ -1,0 +1,203 @@
+/*
+ * Entry of every core: the boot core at _start (first byte of the image), the
+ * others at arch_secondary_entry with their logical id in x0 (PSCI CPU_ON's
+ * context). Until the MMU is on, every data access is Device-nGnRnE: only
+ * aligned accesses and no exclusives, hence assembly up to mmu_enable (and
+ * mmu.c, built with -mstrict-align).
+ */
+#include "aarch64.h"
+#include "regs.h"
+
+/* Address of a symbol within +/-4 GiB, without a literal pool load. */
+.macro adr_l reg, sym
+    adrp    \reg, \sym
+    add     \reg, \reg, :lo12:\sym
+.endm
+
+/* SP_EL1 = top of exception stack \id, SP_EL0 = top of kernel stack \id,
+ * and run on SP_EL0 from here on. */
+.macro set_stacks id, t0, t1
+    adr_l   \t0, aarch64_exc_stacks
+    mov     \t1, #AARCH64_EXC_STACK_SIZE
+    madd    \t0, \id, \t1, \t0
+    add     \t0, \t0, \t1
+    msr     spsel, #1
+    mov     sp, \t0
+    adr_l   \t0, hive_stacks
+    ldr     \t1, =AARCH64_STACK_SLOT
+    madd    \t0, \id, \t1, \t0
+    add     \t0, \t0, \t1
+    msr     spsel, #0
+    mov     sp, \t0
+.endm
+
+    .section .text.boot, "ax"
+    .global _start
+    .type _start, %function
+_start:
+    msr     daifset, #0xf
+    /* Hardware id = affinity fields Aff3..Aff0 of MPIDR_EL1. */
+    mrs     x19, mpidr_el1
+    mov     x1, #0xffffff
+    movk    x1, #0xff, lsl #32
+    and     x19, x19, x1
+    bl      el_to_el1
+    mov     x20, x0
+    bl      cpu_early
+
+    /* .data: only when a loader left it at another address than it runs at. */
+    adr_l   x0, __data_start
+    adr_l   x1, __data_end
+    adr_l   x2, __data_source
+    cmp     x0, x2
+    b.eq    2f
+1:  cmp     x0, x1
+    b.hs    2f
+    ldp     x3, x4, [x2], #16
+    stp     x3, x4, [x0], #16
+    b       1b
+2:
+    /* .bss, once; it holds every stack, so nothing may be pushed before this. */
+    adr_l   x0, __bss_start
+    adr_l   x1, __bss_end
+    mov     x2, x0
+3:  cmp     x2, x1
+    b.hs    4f
+    stp     xzr, xzr, [x2], #16
+    b       3b
+4:
+    /* The zeros went to memory (caches are off): discard any stale cached
+     * copy of .bss left by an earlier boot stage, or it could reappear once
+     * the caches are on. Line size from CTR_EL0.DminLine. */
+    mrs     x3, ctr_el0
+    ubfx    x3, x3, #16, #4
+    mov     x4, #4
+    lsl     x3, x4, x3
+    sub     x4, x3, #1
+    bic     x2, x0, x4
+5:  cmp     x2, x1
+    b.hs    6f
+    dc      ivac, x2
+    add     x2, x2, x3
+    b       5b
+6:  dsb     sy          /* invalidation done before the stack (in .bss) is used */
+
+    adr_l   x0, aarch64_entry_el
+    str     w20, [x0]
+    mov     x0, #0
+    set_stacks x0, x1, x2
+    bl      aarch64_mmu_build
+    bl      mmu_enable
+    mov     x0, x19
+    bl      hive_kernel_main
+    b       arch_halt
+    .size _start, . - _start
+
+    .text
+    .global arch_secondary_entry
+    .type arch_secondary_entry, %function
+arch_secondary_entry:
+    msr     daifset, #0xf
+    mov     x19, x0
+    bl      el_to_el1
+    bl      cpu_early
+    set_stacks x19, x1, x2
+    bl      mmu_enable
+    mov     x0, x19
+    bl      hive_kernel_secondary
+    b       arch_halt
+    .size arch_secondary_entry, . - arch_secondary_entry
+
+/*
+ * Leave EL2 for EL1 if entered at EL2 (QEMU with virtualization=on, real
+ * boards such as the Raspberry Pi); returns x0 = the EL entered at, at EL1.
+ * Uses no stack. Clobbers x0-x2.
+ */
+    .type el_to_el1, %function
+el_to_el1:
+    mrs     x0, CurrentEL
+    lsr     x0, x0, #2
+    cmp     x0, #2
+    b.eq    1f
+    b.hi    el3_unsupported
+    ret
+1:  mov     x1, #HCR_EL2_RW
+    msr     hcr_el2, x1
+    /* EL1 may read the physical counter/timer; virtual == physical. */
+    mrs     x1, cnthctl_el2
+    orr     x1, x1, #3
+    msr     cnthctl_el2, x1
+    msr     cntvoff_el2, xzr
+    /* EL1 reads of MIDR/MPIDR return these (their reset values are UNKNOWN). */
+    mrs     x1, midr_el1
+    msr     vpidr_el2, x1
+    mrs     x1, mpidr_el1
+    msr     vmpidr_el2, x1
+    mov     x1, #CPTR_EL2_NO_TRAPS
+    msr     cptr_el2, x1
+    msr     hstr_el2, xzr
+    /* A GICv3 driver at EL1 needs the system-register interface, which only
+     * EL2 can grant (ID_AA64PFR0_EL1.GIC != 0 when it exists). */
+    mrs     x1, id_aa64pfr0_el1
+    ubfx    x1, x1, #24, #4
+    cbz     x1, 2f
+    mrs     x1, ICC_SRE_EL2
+    mov     x2, #ICC_SRE_EL2_SRE_EN
+    orr     x1, x1, x2
+    msr     ICC_SRE_EL2, x1
+2:  ldr     x1, =SCTLR_EL1_MMU_OFF
+    msr     sctlr_el1, x1
+    mov     x1, #SPSR_EL1H_MASKED
+    msr     spsr_el2, x1
+    msr     elr_el2, x30        /* "return" to the caller, at EL1 */
+    eret
+    .size el_to_el1, . - el_to_el1
+
+el3_unsupported:
+    /* QEMU's secure=on: this image has no EL3 monitor. Stop quietly. */
+    wfe
+    b       el3_unsupported
+
+/*
+ * Per-core state every core needs before C: FP/SIMD on (GCC uses SIMD
+ * registers in memcpy and friends), a known SCTLR_EL1 with the MMU off, the
+ * vectors, and no per-core block yet. Clobbers x1.
+ */
+    .type cpu_early, %function
+cpu_early:
+    mov     x1, #CPACR_EL1_FPEN
+    msr     cpacr_el1, x1
+    ldr     x1, =SCTLR_EL1_MMU_OFF
+    msr     sctlr_el1, x1
+    adr_l   x1, aarch64_vectors
+    msr     vbar_el1, x1
+    msr     tpidr_el1, xzr
+    isb                         /* FP enable and VBAR in effect before any C */
+    msr     daifclr, #4         /* SErrors are reported from now on */
+    ret
+    .size cpu_early, . - cpu_early
+
+/*
+ * MMU and caches on with the tables aarch64_mmu_build made (the same ones on
+ * every core). Uses no stack and no data: secondaries call it with their
+ * caches off. Clobbers x1, x2.
+ */
+    .type mmu_enable, %function
+mmu_enable:
+    ldr     x1, =MAIR_EL1_VALUE
+    msr     mair_el1, x1
+    ldr     x1, =TCR_EL1_VALUE
+    mrs     x2, id_aa64mmfr0_el1
+    bfi     x1, x2, #TCR_IPS_SHIFT, #3
+    msr     tcr_el1, x1
+    adr_l   x1, aarch64_l1_table
+    msr     ttbr0_el1, x1
+    tlbi    vmalle1             /* no translations left over from a loader */
+    ic      iallu               /* nor instructions fetched before the image was loaded */
+    dsb     sy                  /* those, and the table writes, done before the walker runs */
+    isb                         /* MAIR/TCR/TTBR0 in effect before SCTLR turns the MMU on */
+    ldr     x1, =SCTLR_EL1_MMU_ON
+    msr     sctlr_el1, x1
+    isb                         /* fetch what follows through the new mapping */
+    ret
+    .size mmu_enable, . - mmu_enable

@@ -1,0 +1,79 @@
+/*
+ * The EL1 vector table (VBAR_EL1, the same on every core). Each entry saves
+ * x0/x1 on the exception stack (SP_EL1), puts its number (group * 4 + type)
+ * in x1 and joins one common path that saves the rest and calls
+ * aarch64_exception(frame, kind). If that returns (a fixed-up trap), the
+ * frame, possibly modified, is restored.
+ *
+ * Groups: 0 current EL on SP_EL0 (the kernel), 1 current EL on SP_EL1 (an
+ * exception handler), 2 lower EL AArch64, 3 lower EL AArch32.
+ * Types: 0 synchronous, 1 IRQ, 2 FIQ, 3 SError.
+ */
+#include "aarch64.h"
+
+.macro ventry kind
+    .balign 0x80
+    sub     sp, sp, #FRAME_SIZE
+    stp     x0, x1, [sp, #0]
+    mov     x1, #\kind
+    b       exc_common
+.endm
+
+    .text
+    .balign 2048
+    .global aarch64_vectors
+aarch64_vectors:
+    .irp kind, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+    ventry \kind
+    .endr
+
+    .type exc_common, %function
+exc_common:
+    stp     x2, x3, [sp, #16]
+    stp     x4, x5, [sp, #32]
+    stp     x6, x7, [sp, #48]
+    stp     x8, x9, [sp, #64]
+    stp     x10, x11, [sp, #80]
+    stp     x12, x13, [sp, #96]
+    stp     x14, x15, [sp, #112]
+    stp     x16, x17, [sp, #128]
+    stp     x18, x19, [sp, #144]
+    stp     x20, x21, [sp, #160]
+    stp     x22, x23, [sp, #176]
+    stp     x24, x25, [sp, #192]
+    stp     x26, x27, [sp, #208]
+    stp     x28, x29, [sp, #224]
+    mrs     x2, sp_el0
+    stp     x30, x2, [sp, #240]
+    mrs     x2, elr_el1
+    mrs     x3, spsr_el1
+    stp     x2, x3, [sp, #FRAME_ELR]
+    mrs     x2, esr_el1
+    mrs     x3, far_el1
+    stp     x2, x3, [sp, #FRAME_ESR]
+    mov     x0, sp
+    bl      aarch64_exception
+
+    ldp     x2, x3, [sp, #FRAME_ELR]
+    msr     elr_el1, x2
+    msr     spsr_el1, x3
+    ldp     x30, x2, [sp, #240]
+    msr     sp_el0, x2
+    ldp     x28, x29, [sp, #224]
+    ldp     x26, x27, [sp, #208]
+    ldp     x24, x25, [sp, #192]
+    ldp     x22, x23, [sp, #176]
+    ldp     x20, x21, [sp, #160]
+    ldp     x18, x19, [sp, #144]
+    ldp     x16, x17, [sp, #128]
+    ldp     x14, x15, [sp, #112]
+    ldp     x12, x13, [sp, #96]
+    ldp     x10, x11, [sp, #80]
+    ldp     x8, x9, [sp, #64]
+    ldp     x6, x7, [sp, #48]
+    ldp     x4, x5, [sp, #32]
+    ldp     x2, x3, [sp, #16]
+    ldp     x0, x1, [sp, #0]
+    add     sp, sp, #FRAME_SIZE
+    eret
+    .size exc_common, . - exc_common
