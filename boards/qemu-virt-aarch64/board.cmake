@@ -1,0 +1,4 @@
+# QEMU virt, Cortex-A53: 1 to 8 cores with the default GICv2, up to 16 with gic-version=3.
+set(HIVE_ARCH aarch64)
+set(HIVE_MAX_CORES 16)
+set(HIVE_LINKER_SCRIPT ${HIVE_ROOT}/linker/qemu-virt-aarch64.ld)
