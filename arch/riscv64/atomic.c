@@ -52,7 +52,9 @@ enum op { XCHG, ADD, SUB, AND, OR, XOR, NAND };
 static uint32_t rmw(volatile void *p, unsigned size, enum op op, uint32_t v)
 {
     struct slot s = slot_of(p, size);
-    uint32_t old = __atomic_load_n(s.word, __ATOMIC_RELAXED); /* only a guess: the CAS checks it */
+    /* relaxed: pairs with nothing; only a first guess, which the seq_cst
+     * CAS below checks (and replaces on failure). */
+    uint32_t old = __atomic_load_n(s.word, __ATOMIC_RELAXED);
     for (;;) {
         uint32_t cur = get(s, old), next;
         switch (op) {

@@ -8,6 +8,9 @@
  */
 #include "layout.h"
 
+    /* No linker relaxation in bring-up code: it would rewrite `la` into
+     * gp-relative adds, which only work once gp is set. */
+    .option norelax
     .section .text.boot, "ax"
     .globl _start
 _start:
@@ -51,18 +54,13 @@ arch_secondary_entry:
     tail    riscv_secondary_main    /* start.c; never returns */
 
 /*
- * Per-hart registers that need no memory. Uses t0 only.
+ * Per-hart registers, for logical id s1. Uses t0 and t1.
  */
 hart_setup_early:
     /* Nothing may interrupt bring-up; kernel/ unmasks when it wants to. */
     csrci   sstatus, SSTATUS_SIE
     csrw    sie, zero
-    /* gp must be loaded without relaxation, or ld would turn it into a
-     * gp-relative load of itself. */
-    .option push
-    .option norelax
     la      gp, __global_pointer$
-    .option pop
     /* TLS comes later from kernel/boot.c; until then tp points nowhere. */
     li      tp, 0
     /* FP on before any C: GCC uses FP registers in memcpy and friends. */
@@ -71,13 +69,22 @@ hart_setup_early:
     li      t0, SSTATUS_FS_INIT
     csrs    sstatus, t0
     fscsr   zero
+    /* sscratch = &hive_cpus[s1] before stvec: trap.S finds its trap stack
+     * through it. The boot hart's store is wiped by the .bss clear, which
+     * leaves the same id, 0. */
+    li      t1, RV_CPU_SIZE
+    mul     t0, s1, t1
+    la      t1, hive_cpus
+    add     t0, t0, t1
+    sw      s1, 0(t0)               /* id: the block's first field (start.c checks) */
+    csrw    sscratch, t0
     la      t0, riscv_trap_entry    /* trap.S; aligned, so direct mode */
     csrw    stvec, t0
     ret
 
 /*
- * sp = top of hive_stacks[s1], sscratch = &hive_cpus[s1], for logical id s1.
- * Called after .bss is clear, since both live there.
+ * sp = top of hive_stacks[s1]. After the .bss clear, since the stacks live
+ * there.
  */
 hart_setup_stack:
     addi    t0, s1, 1
@@ -85,12 +92,4 @@ hart_setup_stack:
     mul     t0, t0, t1
     la      sp, hive_stacks
     add     sp, sp, t0
-    /* A trap before kernel/boot.c sets the block still names the right
-     * core (id is the block's first field; start.c checks that). */
-    li      t1, RV_CPU_SIZE
-    mul     t0, s1, t1
-    la      t1, hive_cpus
-    add     t0, t0, t1
-    sw      s1, 0(t0)
-    csrw    sscratch, t0
     ret

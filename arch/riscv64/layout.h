@@ -26,4 +26,8 @@
 #define RV_FRAME_STVAL    (35 * 8)
 #define RV_FRAME_SIZE     (36 * 8)  /* a multiple of 16, as the ABI wants for sp */
 
+/* Each core's trap stack (trap.c): the frame, then riscv_trap and a panic. */
+#define RV_TRAP_STACK_SHIFT 13
+#define RV_TRAP_STACK     (1 << RV_TRAP_STACK_SHIFT)
+
 #endif

@@ -2,20 +2,32 @@
  * The one trap vector (stvec, direct mode) of every hart.
  *
  * Interrupts stay masked in S-mode today, so every trap that arrives here is
- * a fault: save the whole register file where trap.c can print it, and never
- * return. The frame goes on the interrupted stack: a write into a guard page
- * misses the live stack, so sp is still good. (A real overflow, with sp
- * itself inside the guard, would fault again here; see trap.c.)
+ * a fault: save the register file where trap.c can print it, and never
+ * return. The frame goes on this core's own trap stack, never the
+ * interrupted one: after a stack overflow sp points into an unmapped guard
+ * page, and a save there would fault again, forever.
+ *
+ * Getting there takes two registers before anything is saved: sp (parked in
+ * sscratch, which then hands the per-core pointer back) and gp, which holds
+ * the link-time constant __global_pointer$ on every hart and is reloaded
+ * below. The dump therefore shows no gp. No relaxation anywhere here: the
+ * linker would turn `la` into gp-relative adds while gp is clobbered.
  */
 #include "layout.h"
 
+    .option norelax
     .section .text.trap, "ax"
     .balign 4                       /* stvec's low 2 bits select the mode */
     .globl riscv_trap_entry
 riscv_trap_entry:
+    csrrw   sp, sscratch, sp        /* sp = this core's hive_cpu; sscratch = old sp */
+    lwu     gp, 0(sp)               /* its id (first field, start.c checks) */
+    addi    gp, gp, 1
+    slli    gp, gp, RV_TRAP_STACK_SHIFT
+    la      sp, riscv_trap_stacks
+    add     sp, sp, gp              /* top of riscv_trap_stacks[id] */
     addi    sp, sp, -RV_FRAME_SIZE
     sd      x1, 0*8(sp)
-    sd      x3, 2*8(sp)
     sd      x4, 3*8(sp)
     sd      x5, 4*8(sp)
     sd      x6, 5*8(sp)
@@ -44,9 +56,19 @@ riscv_trap_entry:
     sd      x29, 28*8(sp)
     sd      x30, 29*8(sp)
     sd      x31, 30*8(sp)
-    /* The sp at the time of the trap, in x2's slot. */
-    addi    t0, sp, RV_FRAME_SIZE
+    sd      zero, 2*8(sp)           /* gp: not saved, see above */
+
+    /* The interrupted sp, and sscratch back to &hive_cpus[id]. */
+    csrr    t0, sscratch
     sd      t0, 1*8(sp)
+    srli    t0, gp, RV_TRAP_STACK_SHIFT
+    addi    t0, t0, -1
+    li      t1, RV_CPU_SIZE
+    mul     t0, t0, t1
+    la      t1, hive_cpus
+    add     t0, t0, t1
+    csrw    sscratch, t0
+
     csrr    t0, sepc
     sd      t0, RV_FRAME_SEPC(sp)
     csrr    t0, sstatus
@@ -56,11 +78,7 @@ riscv_trap_entry:
     csrr    t0, stval
     sd      t0, RV_FRAME_STVAL(sp)
 
-    /* The faulting code may have broken gp; C needs it (relaxation). */
-    .option push
-    .option norelax
-    la      gp, __global_pointer$
-    .option pop
+    la      gp, __global_pointer$   /* C needs it (relaxed gp-relative accesses) */
     mv      a0, sp
     call    riscv_trap              /* trap.c; never returns */
 1:  wfi

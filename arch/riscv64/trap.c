@@ -9,7 +9,12 @@
 #include "kernel/kernel.h"
 #include "trap.h"
 
+_Static_assert(RV_TRAP_STACK >= 4096, "riscv_trap and hive_panic need room");
+
 void riscv_trap(struct riscv_frame *f);
+
+/* trap.S switches to these; 16-byte aligned tops, as the ABI wants. */
+char riscv_trap_stacks[HIVE_MAX_CORES][RV_TRAP_STACK] __attribute__((aligned(16)));
 
 static const char *const cause_names[] = {
     [0] = "instruction misaligned",  [1] = "instruction access fault",
@@ -38,12 +43,14 @@ static void dump_registers(const struct riscv_frame *f)
         "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
     };
     char line[128];
-    /* Four registers a line, x1..x31; unlocked like any panic output. */
+    /* Four registers a line, x1..x31; unlocked like any panic output.
+     * trap.S needed gp to reach its stack, so gp is not shown. */
     for (unsigned r = 1; r < 32; r += 4) {
         int n = 0;
         for (unsigned k = r; k < r + 4 && k < 32; k++)
-            n += snprintf(line + n, sizeof line - (unsigned)n, "  %-4s 0x%016lx",
-                          abi[k], f->x[k - 1]);
+            n += k == 3 ? snprintf(line + n, sizeof line - (unsigned)n, "  %-4s %18s", abi[k], "-")
+                        : snprintf(line + n, sizeof line - (unsigned)n, "  %-4s 0x%016lx",
+                                   abi[k], f->x[k - 1]);
         snprintf(line + n, sizeof line - (unsigned)n, "\n");
         hive_console_emergency(line);
     }

@@ -1,1 +1,0 @@
-/* replaced by the queue sources */ typedef int hive_sched_placeholder;
