@@ -1,8 +1,8 @@
 /*
- * Starting the other cores: QEMU virt numbers them MPIDR Aff0 = 0..15 in
- * cluster 0 (8 per cluster would need more than 8 cores, which GICv2 does
- * not allow; GICv3 puts 16 in a cluster). Each present one is started with
- * PSCI CPU_ON; an absent one answers INVALID_PARAMETERS.
+ * Starting the other cores. QEMU virt puts 8 cores per cluster with GICv2
+ * (which allows 8 in all) and 16 with GICv3, so up to 16 cores all sit in
+ * cluster 0 with MPIDR Aff0 = 0..15. Each is tried with PSCI CPU_ON; an
+ * absent one answers INVALID_PARAMETERS. Logical ids stay dense.
  */
 #include <stdio.h>
 
