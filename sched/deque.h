@@ -1,0 +1,99 @@
+/*
+ * The classic Chase-Lev deque on a fixed ring (seed 002; orderings from Lê,
+ * Pop, Cohen and Zappa Nardelli, PPoPP 2013): the owner pushes and pops at
+ * the bottom (LIFO), thieves take one task at a time from the top (FIFO).
+ *
+ * The ring never grows: a full push hands the task back and the caller runs
+ * it inline (the Cilk overflow rule of seed 004). That is also what makes it
+ * safe - a growable deque that frees its old buffer while a thief may still
+ * read it is a use-after-free.
+ *
+ * Indices are uint32_t and wrap; sizes are signed differences (bottom may sit
+ * one below top while a pop of an empty deque is undone).
+ *
+ * Owner only: push, pop. Any core: steal, len.
+ */
+#ifndef HIVE_SCHED_DEQUE_H
+#define HIVE_SCHED_DEQUE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hive/task.h"
+#include "sched/cache.h"
+#include "sched/ring.h" /* enum hive_steal_result */
+
+#ifndef HIVE_DEQUE_CAP
+#define HIVE_DEQUE_CAP 256u
+#endif
+#define HIVE_DEQUE_MASK (HIVE_DEQUE_CAP - 1u)
+_Static_assert((HIVE_DEQUE_CAP & HIVE_DEQUE_MASK) == 0, "deque capacity must be a power of two");
+_Static_assert(HIVE_DEQUE_CAP <= (1u << 30), "deque capacity out of range");
+
+struct hive_deque {
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t top;    /* thieves' end; only ever CASed up */
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t bottom; /* owner's end; written only by the owner */
+    /* Thieves read a slot before their CAS decides whether it was theirs, so
+     * the owner may be rewriting it at the same moment: atomic. */
+    _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_DEQUE_CAP];
+};
+
+void hive_deque_init(struct hive_deque *d);
+void hive_deque_init_at(struct hive_deque *d, uint32_t start); /* for tests: wrap */
+
+/* Owner: push t at the bottom. Returns NULL, or t itself when the deque is
+ * full: the caller runs it inline. */
+static inline struct hive_task *hive_deque_push(struct hive_deque *d, struct hive_task *t)
+{
+    /* relaxed: only this core writes bottom. */
+    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    /* acquire: pairs with the thieves' seq_cst CAS on top, so a thief's read
+     * of the slot we may overwrite is done. */
+    uint32_t t0 = atomic_load_explicit(&d->top, memory_order_acquire);
+    if ((int32_t)(b - t0) >= (int32_t)HIVE_DEQUE_CAP)
+        return t;
+    /* relaxed: published by the release store of bottom below. */
+    atomic_store_explicit(&d->slot[b & HIVE_DEQUE_MASK], t, memory_order_relaxed);
+    /* release: pairs with the acquire load of bottom in hive_deque_steal. */
+    atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
+    return NULL;
+}
+
+/* Owner: pop the newest task, or NULL. */
+static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
+{
+    /* relaxed: only this core writes bottom. */
+    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
+    /* seq_cst store then seq_cst load (seed 002): the claim of slot b must be
+     * visible before we read top, or a thief and we could both take it. */
+    atomic_store(&d->bottom, b);
+    uint32_t t = atomic_load(&d->top);
+    int32_t size = (int32_t)(b - t);
+    struct hive_task *x = NULL;
+    if (size >= 0) {
+        /* relaxed: this core wrote the slot. */
+        x = atomic_load_explicit(&d->slot[b & HIVE_DEQUE_MASK], memory_order_relaxed);
+        if (size > 0)
+            return x;
+        /* The last task: race the thieves for it on top. relaxed on failure:
+         * we only learn that a thief won. */
+        if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
+                                                     memory_order_relaxed))
+            x = NULL;
+    }
+    /* Empty now (top == b + 1 either way). release: pairs with the acquire load
+     * of bottom in hive_deque_steal; keeps the slots published by push visible
+     * through this store. */
+    atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
+    return x;
+}
+
+/* Any core: take the oldest task. HIVE_STEAL_OK with *out set, HIVE_STEAL_EMPTY,
+ * or HIVE_STEAL_BUSY when a racing pop or steal won (worth retrying). */
+enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task **out);
+
+/* Tasks queued: exact for the owner, a hint for others. */
+uint32_t hive_deque_len(struct hive_deque *d);
+
+#endif

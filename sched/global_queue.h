@@ -1,0 +1,81 @@
+/*
+ * The global injection queue: multi-producer, multi-consumer, intrusive.
+ *
+ * Where work enters from outside a core's ring: tasks spawned from interrupt
+ * handlers or foreign cores, ring overflow, and the spill of the deque and
+ * shared strategies. Tasks are linked through hive_task.next, so the queue
+ * never allocates and a batch of any length is appended in O(1).
+ *
+ * It is a FIFO list under a spinlock taken with interrupts masked
+ * (sched/spinlock.h): an interrupt handler may push on any core, even on a core
+ * that was interrupted inside this queue, because that core cannot take the
+ * interrupt until it has left the critical section; and no code path holds
+ * this lock while taking another, so no deadlock is possible. A lock-free
+ * MPMC list would need either tagged pointers or hazard pointers to pop safely;
+ * the lock is short (a few pointer writes) and taken once per batch.
+ *
+ * The length is mirrored in an atomic so that "is it empty?" and "how much is
+ * there?" cost no lock: idle cores poll it.
+ */
+#ifndef HIVE_SCHED_GLOBAL_QUEUE_H
+#define HIVE_SCHED_GLOBAL_QUEUE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "hive/task.h"
+#include "sched/cache.h"
+#include "sched/spinlock.h"
+
+struct hive_global {
+    _Alignas(HIVE_CACHE_LINE) struct hive_spinlock lock;
+    struct hive_task *head; /* oldest; under lock */
+    struct hive_task *tail; /* newest; under lock */
+    /*
+     * Written only under the lock, read without it. seq_cst so that a core
+     * that publishes work here and then checks "is anyone searching?" with a
+     * seq_cst read-modify-write, and a searcher that announces itself and then
+     * checks is_empty, cannot both miss each other (the sleep/wake protocol).
+     */
+    _Atomic unsigned long len;
+};
+
+#define HIVE_GLOBAL_INIT { HIVE_SPINLOCK_INIT, 0, 0, 0 }
+
+void hive_global_init(struct hive_global *g);
+
+/* Append one task. Safe from interrupt handlers. */
+void hive_global_push(struct hive_global *g, struct hive_task *t);
+
+/*
+ * Append the list first..last (n tasks, linked through next; last->next is
+ * ignored and overwritten) in O(1), keeping its order. Safe from interrupt
+ * handlers. n == 0 is a no-op.
+ */
+void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
+                            struct hive_task *last, unsigned long n);
+
+/* Remove the oldest task, or NULL. */
+struct hive_task *hive_global_pop(struct hive_global *g);
+
+/*
+ * Remove up to max of the oldest tasks (in order) as a NULL-terminated list
+ * linked through next; *got receives how many. NULL when empty or max == 0.
+ * The caller decides max (see hive_ring_refill for the policy
+ * min(len / cores + 1, room, 128)).
+ */
+struct hive_task *hive_global_pop_batch(struct hive_global *g, unsigned long max,
+                                        unsigned long *got);
+
+/* Lock-free snapshot; exact only while no one else uses the queue. */
+static inline unsigned long hive_global_len(struct hive_global *g)
+{
+    return atomic_load(&g->len);
+}
+
+static inline bool hive_global_is_empty(struct hive_global *g)
+{
+    return hive_global_len(g) == 0;
+}
+
+#endif

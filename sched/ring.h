@@ -1,0 +1,155 @@
+/*
+ * The per-core run queue: a fixed ring with a packed dual head (seed 000,
+ * with the fixes listed in the seeds' README). The protocol, its invariants and
+ * the reason for every memory ordering are stated at the top of ring.c.
+ *
+ * One owner core pushes at the tail and pops at the head (FIFO; the LIFO
+ * behaviour of the worker comes from its LIFO slot, not from here). Any core
+ * may steal half of the ring into its own ring. When the ring is full, push
+ * moves half of it plus the new task to the global queue as one batch.
+ *
+ * Who may call what:
+ *   owner of r only:  hive_ring_push, hive_ring_pop, hive_ring_room,
+ *                     hive_ring_push_list, hive_ring_refill;
+ *                     and every steal function with r as dst;
+ *   any core:         hive_ring_steal*, with src = the victim, dst = the
+ *                     caller's own ring (src != dst); hive_ring_len (a hint).
+ * Interrupt handlers never touch a ring: they push to the global queue.
+ */
+#ifndef HIVE_SCHED_RING_H
+#define HIVE_SCHED_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hive/task.h"
+#include "sched/cache.h"
+#include "sched/global_queue.h"
+
+#ifndef HIVE_RING_CAP
+#define HIVE_RING_CAP 256u
+#endif
+#define HIVE_RING_MASK (HIVE_RING_CAP - 1u)
+/* Most tasks one steal takes, and the size of an overflow batch (+ 1). */
+#define HIVE_RING_HALF (HIVE_RING_CAP / 2u)
+
+_Static_assert((HIVE_RING_CAP & HIVE_RING_MASK) == 0, "ring capacity must be a power of two");
+_Static_assert(HIVE_RING_CAP >= 4 && HIVE_RING_CAP <= (1u << 30), "ring capacity out of range");
+
+struct hive_ring {
+    /* steal head << 32 | real head; CAS by the owner (pop, overflow) and by thieves. */
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t head;
+    /* Written only by the owner. */
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t tail;
+    /* Written only by the owner; thieves read the slots they claimed. */
+    _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_RING_CAP];
+};
+
+static inline uint64_t hive_ring_pack(uint32_t steal, uint32_t real)
+{
+    return (uint64_t)steal << 32 | real;
+}
+static inline uint32_t hive_ring_steal_head(uint64_t head) { return (uint32_t)(head >> 32); }
+static inline uint32_t hive_ring_real_head(uint64_t head) { return (uint32_t)head; }
+
+void hive_ring_init(struct hive_ring *r);
+/* For tests: start every index at `start` (e.g. 2^32 - 5 to cross the wrap). */
+void hive_ring_init_at(struct hive_ring *r, uint32_t start);
+
+/* Full ring: overflow to g (see ring.c). */
+void hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g);
+
+/* Owner: queue t at the tail. Never fails; when full, work spills to g. */
+static inline void hive_ring_push(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
+{
+    /* relaxed: only this core writes tail. */
+    uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    /* acquire: pairs with the release CAS ending a steal (hive_ring_steal_finish),
+     * so the thief's reads of the slot we may now overwrite are done. */
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    if (tail - hive_ring_steal_head(head) < HIVE_RING_CAP) {
+        /* relaxed: published by the release store of tail just below. */
+        atomic_store_explicit(&r->slot[tail & HIVE_RING_MASK], t, memory_order_relaxed);
+        /* release: pairs with the acquire load of tail in hive_ring_steal_claim. */
+        atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+        return;
+    }
+    hive_ring_push_slow(r, t, g);
+}
+
+/* Owner: take the oldest task, or NULL when empty. */
+static inline struct hive_task *hive_ring_pop(struct hive_ring *r)
+{
+    /* relaxed: a snapshot that the CAS below validates. */
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    /* relaxed: only this core writes tail. */
+    uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    for (;;) {
+        uint32_t steal = hive_ring_steal_head(head), real = hive_ring_real_head(head);
+        if (real == tail)
+            return NULL;
+        uint32_t next = real + 1;
+        /* With no steal in flight both heads move; otherwise the thief's
+         * release CAS will bring the steal head up to the real head. */
+        uint64_t want = hive_ring_pack(steal == real ? next : steal, next);
+        /* relaxed (both): pop publishes nothing. The slot it frees is reused
+         * only by this core, and a thief that reads this head validates it
+         * against tail (see ring.c, "torn snapshot"). */
+        if (atomic_compare_exchange_weak_explicit(&r->head, &head, want, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            /* relaxed: this core wrote the slot. */
+            return atomic_load_explicit(&r->slot[real & HIVE_RING_MASK], memory_order_relaxed);
+    }
+}
+
+/* Tasks queued (tail - real head). Exact for the owner, a hint for others. */
+uint32_t hive_ring_len(struct hive_ring *r);
+
+/* Owner: free slots, measured from the steal head (slots a thief is still
+ * copying out are not free). */
+uint32_t hive_ring_room(struct hive_ring *r);
+
+/* Owner: append n tasks of a list linked through next, in order, with one
+ * tail update. Requires n <= hive_ring_room(r). */
+void hive_ring_push_list(struct hive_ring *r, struct hive_task *first, uint32_t n);
+
+/*
+ * Owner: take a batch from the global queue. Pops
+ *   min(global length / cores + 1, hive_ring_room(r) + 1, HIVE_RING_HALF)
+ * tasks (the + 1 on room: one of them is returned to run at once, the rest go
+ * into the ring). Returns that task, or NULL if the global queue was empty.
+ */
+struct hive_task *hive_ring_refill(struct hive_ring *r, struct hive_global *g, unsigned cores);
+
+enum hive_steal_result {
+    HIVE_STEAL_EMPTY = 0, /* the victim had nothing */
+    HIVE_STEAL_OK,        /* claimed; finish with hive_ring_steal_finish */
+    HIVE_STEAL_BUSY,      /* another steal from the victim is in progress */
+    HIVE_STEAL_NO_ROOM,   /* dst cannot take the batch: refused, nothing claimed */
+};
+
+/* What phase 1 claimed: victim slots [start, start + n), copied to dst from dst_tail. */
+struct hive_ring_claim {
+    uint32_t start;
+    uint32_t n;
+    uint32_t dst_tail;
+};
+
+/*
+ * The three phases of a steal, split so tests and the fuzzer can interleave
+ * other operations between them. Between claim and finish the caller must not
+ * touch dst as its owner (no push, pop or refill): claim measured dst's room.
+ */
+enum hive_steal_result hive_ring_steal_claim(struct hive_ring *src, struct hive_ring *dst,
+                                             struct hive_ring_claim *c);
+struct hive_task *hive_ring_steal_finish(struct hive_ring *src, struct hive_ring *dst,
+                                         const struct hive_ring_claim *c);
+
+/* Steal half of src (rounded up, at most HIVE_RING_HALF) into dst, the
+ * caller's own ring; returns one of the stolen tasks to run at once, or NULL
+ * (empty, busy, or no room in dst). */
+struct hive_task *hive_ring_steal(struct hive_ring *src, struct hive_ring *dst);
+
+#endif
