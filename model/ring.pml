@@ -14,10 +14,12 @@
  *   -DBROKEN_OVERFLOW  push_slow overflows even while a steal is in flight
  *   -DBROKEN_ROOM      steal_claim measures dst's room from its real head
  */
-#define CAP   4
+#ifndef CAP
+#define CAP   4              /* a power of two; ctest also runs 8 */
+#endif
 #define HALF  (CAP / 2)
 #ifndef NOWN
-#define NOWN  5              /* the owner pushes tasks 1..NOWN: one overflow */
+#define NOWN  5              /* the owner pushes tasks 1..NOWN: can overflow */
 #endif
 #ifndef NPOP
 #define NPOP  1              /* and pops this many times, anywhere in between */
