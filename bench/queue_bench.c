@@ -240,7 +240,7 @@ static void count(const char *op, unsigned long n)
         for (unsigned long i = 0; i < n; i++)
             __asm__ volatile("" ::: "memory");
         CALLGRIND_STOP_INSTRUMENTATION;
-    } else if (strncmp(what, "steal", 5) == 0) {
+    } else if (strncmp(what, "steal", 5) == 0 && k != SHARED) {
         struct hive_task *t;
         CALLGRIND_START_INSTRUMENTATION;
         for (unsigned long i = 0; i < n; i++) {
