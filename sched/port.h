@@ -9,6 +9,7 @@
 #ifndef HIVE_SCHED_PORT_H
 #define HIVE_SCHED_PORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Logical id of the calling core, dense in [0, hive_port_core_count()). */
@@ -40,5 +41,22 @@ uint64_t hive_port_now_ns(void);
  */
 void hive_port_wait(uint64_t timeout_ns);
 void hive_port_wake(unsigned core);
+
+/*
+ * True while the calling core runs an interrupt handler. The scheduler uses it
+ * to keep handlers off the interrupted core's own queues (they spawn into the
+ * global queue) and to refuse run/join/group calls from them.
+ */
+bool hive_port_in_interrupt(void);
+
+/*
+ * Run fn(arg) on cores 0..ncores-1 - the caller is core 0 and runs it too -
+ * and return once every one of them has returned. 1 <= ncores <=
+ * hive_port_core_count(). How hive_run starts its workers.
+ */
+void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg);
+
+/* Stop everything with a message: a broken scheduler invariant. */
+_Noreturn void hive_port_panic(const char *msg);
 
 #endif

@@ -13,6 +13,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "sched/port.h"
@@ -26,7 +28,9 @@ struct host_core {
 static struct host_core cores[HIVE_HOST_MAX_CORES];
 static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
 static _Thread_local unsigned this_core;
-static unsigned core_count = 1;
+/* hive_run's default worker count on the host (0 cores = "all"); tests that
+ * want another count call hive_host_set_core_count(). */
+static unsigned core_count = 4;
 
 static void cores_init(void)
 {
@@ -103,4 +107,48 @@ void hive_port_wake(unsigned core)
     c->wake_pending = true;
     pthread_cond_signal(&c->cv);
     pthread_mutex_unlock(&c->mu);
+}
+
+/* No interrupts on the host. */
+bool hive_port_in_interrupt(void) { return false; }
+
+struct host_run {
+    void (*fn)(void *);
+    void *arg;
+    unsigned id;
+};
+
+static void *host_run_thread(void *p)
+{
+    struct host_run *r = p;
+    hive_host_bind_core(r->id);
+    r->fn(r->arg);
+    return NULL;
+}
+
+void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
+{
+    static pthread_t threads[HIVE_HOST_MAX_CORES];
+    static struct host_run runs[HIVE_HOST_MAX_CORES];
+    unsigned prev = this_core;
+    if (ncores > HIVE_HOST_MAX_CORES)
+        ncores = HIVE_HOST_MAX_CORES;
+    /* pthread_create and pthread_join order everything the caller did before
+     * and every core did inside fn with what follows. */
+    for (unsigned i = 1; i < ncores; i++) {
+        runs[i] = (struct host_run){fn, arg, i};
+        if (pthread_create(&threads[i], NULL, host_run_thread, &runs[i]) != 0)
+            abort();
+    }
+    hive_host_bind_core(0);
+    fn(arg);
+    for (unsigned i = 1; i < ncores; i++)
+        pthread_join(threads[i], NULL);
+    hive_host_bind_core(prev);
+}
+
+_Noreturn void hive_port_panic(const char *msg)
+{
+    fprintf(stderr, "hive: panic: core %u: %s\n", this_core, msg);
+    abort();
 }

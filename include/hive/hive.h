@@ -1,0 +1,209 @@
+/*
+ * hive: a work-stealing task scheduler for bare-metal multicore machines.
+ * This is the one public header.
+ *
+ *   static void hello(void *arg) { ... hive_spawn_fn(other, NULL); ... }
+ *   int main(void) { return hive_run(hello, NULL, NULL) == HIVE_OK ? 0 : 1; }
+ *
+ * hive_run() starts a worker on every chosen core, runs `entry` as the first
+ * task and returns on the calling (boot) core once `entry` and everything it
+ * spawned have finished. It can be called again afterwards.
+ *
+ * Three ways to make work:
+ *  - hive_spawn(task, fn): fire and forget. `task` is a struct hive_task the
+ *    caller embeds in its own struct (HIVE_CONTAINER_OF gets the struct back
+ *    in fn). Nothing is allocated. hive_spawn_fn(fn, arg) is the convenience
+ *    form with a header from a fixed per-core pool.
+ *  - hive_join(fa, a, fb, b): fork-join. Runs fa(a) and fb(b), possibly in
+ *    parallel, and returns when both have returned. hive_parallel_for builds on
+ *    it.
+ *  - hive_group: spawn any number of tasks, then wait for all of them.
+ *
+ * Errors: every function that can fail returns an int, HIVE_OK (0) or one of
+ * the negative enum hive_err codes below; each function lists the codes it
+ * returns. A refused call changes nothing (no queue is touched).
+ *
+ * Contexts. "Task context" means code running inside a task on a worker core
+ * during a run (including code called from fa/fb of a join). hive_spawn and
+ * hive_spawn_fn also work from the boot code before, between and after runs,
+ * from cores (host: threads) that are not workers, and from interrupt
+ * handlers; such spawns go to the global injection queue and run in the
+ * current run, or in the next one if no run is active (or the current run has
+ * already finished). Join, group and parallel_for need task context.
+ */
+#ifndef HIVE_HIVE_H
+#define HIVE_HIVE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hive/task.h"
+
+/* ---- errors ------------------------------------------------------------- */
+
+enum hive_err {
+    HIVE_OK = 0,
+    HIVE_EINVAL = -1, /* a bad argument: NULL function or task, bad config */
+    HIVE_EBUSY = -2,  /* the task is still queued (spawned and not yet started) */
+    HIVE_ENOMEM = -3, /* the calling core's hive_spawn_fn pool is exhausted */
+    HIVE_ESTATE = -4, /* wrong context: hive_run during a run or from a task or
+                         interrupt; join/group/parallel_for outside task context */
+};
+
+/* A static string naming err ("HIVE_EBUSY"), "unknown" for anything else. */
+const char *hive_strerror(int err);
+
+/* ---- running ------------------------------------------------------------ */
+
+/* Most cores a run can use, on any port (the idle bitmap is sized for it). */
+#define HIVE_MAX_WORKERS 256
+/* Most hive_spawn_fn headers per core. */
+#define HIVE_POOL_MAX 1024
+#define HIVE_POOL_DEFAULT 256
+
+/*
+ * Run configuration. Zero-initialise and set what you need ({0} or NULL means
+ * every default).
+ */
+struct hive_config {
+    /* Cores 0..cores-1 run workers. 0: hive_port_core_count() (on the host
+     * port that is 4 unless hive_host_set_core_count() said otherwise). */
+    unsigned cores;
+    /* hive_spawn_fn headers per core, 1..HIVE_POOL_MAX; 0: HIVE_POOL_DEFAULT.
+     * Applied at the start of a run to each core's pool that has no header
+     * in use (a pool still holding queued tasks keeps its old size). */
+    unsigned pool_size;
+    /* Bounds of the adaptive global-queue poll interval, in polls (see
+     * sched/worker.c). 0: defaults (8 and 128). min <= max. */
+    unsigned interval_min, interval_max;
+    /* A parked core re-checks for work after this long even if nobody wakes
+     * it. 0 (the default): it sleeps until woken. Correctness never depends
+     * on it; it exists to measure what it costs. */
+    uint64_t park_timeout_ns;
+};
+
+/*
+ * Run entry(arg) as the first task on a fresh run and return when it and every
+ * task it (transitively) spawned have finished. Statistics of the run are then
+ * in hive_stats_last().
+ *   HIVE_EINVAL  entry is NULL, or cfg asks for 0 < cores that the port does
+ *                not have (or more than HIVE_MAX_WORKERS), a pool_size above
+ *                HIVE_POOL_MAX, or interval_min > interval_max.
+ *   HIVE_ESTATE  a run is already active (hive_run from a task, from another
+ *                core during a run), or called from an interrupt handler.
+ */
+int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg);
+
+/* True inside a task on a worker core (not in an interrupt handler). */
+bool hive_in_task(void);
+/* The calling worker's index (== its core id) in task context, else -1. */
+int hive_worker_id(void);
+/* Workers of the current run, or of the last one when none is active. */
+unsigned hive_worker_count(void);
+
+/* ---- tasks ---------------------------------------------------------------- */
+
+/* The struct that embeds `member` (a struct hive_task) at address ptr. */
+#define HIVE_CONTAINER_OF(ptr, type, member)                                     \
+    ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/*
+ * Queue task to run fn(task) once. A zero-initialised header (or one whose
+ * last run has started) may be spawned; the scheduler stops touching the
+ * header the moment fn is called, so fn may free it or spawn it again.
+ * From task context it goes to this core's LIFO slot (the previous occupant
+ * moves to the core's run queue); from anywhere else to the global queue.
+ *   HIVE_EINVAL  task or fn is NULL.
+ *   HIVE_EBUSY   task is still queued (spawned, and its fn not yet called).
+ */
+int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
+
+/*
+ * Queue fn(arg) with a header from the calling core's pool (HIVE_POOL_DEFAULT
+ * or hive_config.pool_size headers per core; the header goes back to its pool
+ * just before fn is called). Same contexts as hive_spawn.
+ *   HIVE_EINVAL  fn is NULL.
+ *   HIVE_ENOMEM  every header of this core's pool is queued.
+ */
+int hive_spawn_fn(void (*fn)(void *arg), void *arg);
+
+/*
+ * Fork-join: fb(b) is offered to other cores while this core runs fa(a); then
+ * this core takes fb back and runs it, or, if another core took it, runs other
+ * work until fb has returned. Returns once both have returned. Needs task
+ * context. fa and fb must not wait on each other.
+ *   HIVE_EINVAL  fa or fb is NULL.
+ *   HIVE_ESTATE  not in task context (nothing was run).
+ */
+int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b);
+
+/*
+ * fn(lo', hi', ctx) over disjoint chunks [lo', hi') that cover [lo, hi)
+ * exactly once, each at most `grain` long (0: chosen from the range and the
+ * worker count), split in halves with hive_join. Returns when all chunks
+ * have returned. An empty range (lo >= hi) returns HIVE_OK at once.
+ *   HIVE_EINVAL  fn is NULL.
+ *   HIVE_ESTATE  not in task context.
+ */
+int hive_parallel_for(size_t lo, size_t hi, size_t grain,
+                      void (*fn)(size_t lo, size_t hi, void *ctx), void *ctx);
+
+/*
+ * A group: spawn tasks into it from task context, then hive_group_wait() runs
+ * other work until every one of them has finished. Group tasks go to the
+ * core's fork-join deque (newest first locally, oldest first to thieves).
+ * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
+ * returned may be reused. Wait before the group's storage goes away.
+ */
+struct hive_group {
+    _Atomic unsigned long pending; /* spawned and not yet finished */
+};
+#define HIVE_GROUP_INIT { 0 }
+void hive_group_init(struct hive_group *g);
+
+/*   HIVE_EINVAL  g, task or fn is NULL.   HIVE_EBUSY  task is still queued.
+ *   HIVE_ESTATE  not in task context. */
+int hive_group_spawn(struct hive_group *g, struct hive_task *task,
+                     void (*fn)(struct hive_task *task));
+/*   HIVE_EINVAL  g or fn is NULL.   HIVE_ENOMEM  this core's pool is exhausted.
+ *   HIVE_ESTATE  not in task context. */
+int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg);
+/*   HIVE_EINVAL  g is NULL.   HIVE_ESTATE  not in task context. */
+int hive_group_wait(struct hive_group *g);
+
+/* ---- statistics ----------------------------------------------------------- */
+
+/* What one core did during a run. */
+struct hive_core_stats {
+    uint64_t tasks_run;      /* tasks taken from a queue and run here (spawned,
+                                group, and the fb half of joins: taken back or stolen) */
+    uint64_t spawned;        /* tasks queued from this core: hive_spawn(_fn),
+                                group spawns, join pushes */
+    uint64_t steal_attempts; /* victims probed (each of its two queues counts) */
+    uint64_t steals;         /* probes that took work */
+    uint64_t stolen_tasks;   /* tasks those steals moved to this core */
+    uint64_t global_pulls;   /* batches taken from the global queue */
+    uint64_t overflows;      /* run-queue overflows that moved a batch to the global queue */
+    uint64_t parks;          /* times this core went to sleep */
+    uint64_t wakes;          /* sleeping cores this core woke */
+    uint64_t lifo_hits;      /* tasks taken from the LIFO slot */
+    uint64_t joins_inline;   /* joins whose fb this core took back */
+    uint64_t joins_waited;   /* joins whose fb was stolen (this core waited) */
+};
+
+struct hive_stats {
+    unsigned cores;
+    uint64_t elapsed_ns;     /* wall time of the run */
+    uint64_t injected;       /* spawns from outside task context during the run */
+    struct hive_core_stats total;
+    struct hive_core_stats core[HIVE_MAX_WORKERS];
+};
+
+/* The statistics of the last completed run (zeros before the first). */
+const struct hive_stats *hive_stats_last(void);
+/* Print s as a table (one row per core and a total row) with printf. */
+void hive_stats_print(const struct hive_stats *s);
+
+#endif

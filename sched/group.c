@@ -1,0 +1,98 @@
+/*
+ * hive_group: spawn any number of tasks, then wait for all of them, running
+ * other work meanwhile (as hive_join does).
+ *
+ * Group tasks go to the spawning core's fork-join deque (sched/deque.h; a full
+ * deque hands the task back and it runs inline at once), so the waiter pops
+ * its own group's tasks newest first and thieves take the oldest. They are
+ * counted in hive_g.outstanding through the group, not one by one: the spawn
+ * that takes `pending` from 0 to 1 adds one, the completion that takes it
+ * back to 0 removes it. That keeps the shared counter off the per-task path
+ * while a run still cannot end with group tasks queued.
+ */
+#include "sched/sched_internal.h"
+
+void hive_group_init(struct hive_group *g)
+{
+    atomic_init(&g->pending, 0);
+}
+
+void hive_group_task_done(struct hive_group *g)
+{
+    /* release: pairs with the waiter's acquire load of pending; the task's
+     * writes are visible once the waiter sees its count gone. After this
+     * RMW the group may be gone (its wait returned): do not touch it. */
+    if (atomic_fetch_sub_explicit(&g->pending, 1, memory_order_release) == 1)
+        hive_outstanding_done();
+}
+
+static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_task *t)
+{
+    t->group = g;
+    /* relaxed: the count only has to be there before the task can finish,
+     * which the deque push (release) orders; the 0 -> 1 step adds the group's
+     * one to outstanding while this counted task is still running. */
+    if (atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed) == 0)
+        hive_outstanding_add();
+    if (hive_deque_push(&w->fj, t)) {
+        hive_worker_run_task(w, t); /* deque full: run it now */
+        return;
+    }
+    w->st.spawned++;
+    hive_worker_notify(w);
+}
+
+int hive_group_spawn(struct hive_group *g, struct hive_task *task,
+                     void (*fn)(struct hive_task *task))
+{
+    if (!g || !task || !fn)
+        return HIVE_EINVAL;
+    struct hive_worker *w = hive_self();
+    if (!w)
+        return HIVE_ESTATE;
+    unsigned idle = HIVE_TASK_IDLE;
+    /* acquire: pairs with the release store of IDLE when the task last ran. */
+    if (!atomic_compare_exchange_strong_explicit(&task->state, &idle, HIVE_TASK_QUEUED,
+                                                 memory_order_acquire, memory_order_relaxed))
+        return HIVE_EBUSY;
+    task->fn = fn;
+    group_push(w, g, task);
+    return HIVE_OK;
+}
+
+int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
+{
+    if (!g || !fn)
+        return HIVE_EINVAL;
+    struct hive_worker *w = hive_self();
+    if (!w)
+        return HIVE_ESTATE;
+    struct hive_task *t = hive_pool_get(fn, arg);
+    if (!t)
+        return HIVE_ENOMEM;
+    group_push(w, g, t);
+    return HIVE_OK;
+}
+
+int hive_group_wait(struct hive_group *g)
+{
+    if (!g)
+        return HIVE_EINVAL;
+    struct hive_worker *w = hive_self();
+    if (!w)
+        return HIVE_ESTATE;
+    w->wait_depth++;
+    /* acquire: pairs with the release decrement in hive_group_task_done. */
+    while (atomic_load_explicit(&g->pending, memory_order_acquire) != 0) {
+        /* Our own deque first: this group's tasks are most likely there. */
+        struct hive_task *t = hive_deque_len(&w->fj) ? hive_deque_pop(&w->fj) : NULL;
+        if (!t)
+            t = hive_worker_find_for_wait(w, -1);
+        if (t)
+            hive_worker_run_task(w, t);
+        else
+            hive_port_cpu_relax();
+    }
+    w->wait_depth--;
+    return HIVE_OK;
+}

@@ -1,0 +1,186 @@
+/*
+ * The idle protocol: when workers search, park and wake (seed 003, Tokio's
+ * "last searcher must notify", with the fixes of the seeds' README).
+ *
+ * State: one atomic word S = unparked << 32 | searching, and a bitmap P of
+ * parked workers (bit set = parked and not yet claimed by a waker). Every
+ * change of S and P is a seq_cst read-modify-write whose result is checked.
+ * S changes only for the calling worker itself (park, unpark, start and stop
+ * searching), so its counts can never go below what the workers really are;
+ * a waker only claims a bit. (Tokio's waker counts the woken worker in S on
+ * its behalf; with a separate bitmap that is two RMWs, and a woken worker that
+ * sees its bit clear before the waker's count lands would stop searching
+ * first and take the count below zero.)
+ *
+ * Rules
+ *  1. Enqueue: a core that queues work (hive_spawn, a LIFO eviction, a join
+ *     push, a global push) then calls hive_idle_notify: a seq_cst fence, a
+ *     load of S, and if searching == 0 and unparked < n it claims the lowest
+ *     set bit of P (fetch_and, checked: if the bit was already clear another
+ *     waker won it, try the next) and wakes that worker. So one enqueue wakes
+ *     at most one core, and only when nobody is searching.
+ *  2. A worker that runs out of local work may become a searcher (a CAS on S
+ *     that refuses once half the workers search) and steals. If it finds work
+ *     it stops searching; if it was the last searcher (the fetch_sub saw 1)
+ *     it notifies (rule 1), so the search goes on while work may remain.
+ *  3. Park: set our bit in P (fetch_or, checked clear), then subtract one from
+ *     unparked and, if we searched, one from searching (fetch_sub, checked).
+ *     If we were the last searcher, issue a seq_cst fence and rescan every
+ *     queue (all rings, all fork-join deques, the global queue); if anything
+ *     is there, notify (rule 1; it may claim and wake ourselves).
+ *  4. A parked worker leaves once its bit is clear - a waker claimed it - or
+ *     on its own (timeout, end of run), clearing its bit itself. Either way
+ *     it adds one to unparked and one to searching (it leaves as a searcher)
+ *     and issues a seq_cst fence. One park, one unpark, whoever cleared the
+ *     bit: this is the README's fix - a worker that times out while another
+ *     claims it can neither count itself twice nor leak the searching count.
+ *
+ * Why no wakeup is lost. Call a scan "late" if it reads every queue after a
+ * seq_cst RMW of S that follows E's load of S in S's modification order, and
+ * after a seq_cst fence. Such a scan sees E's task: E's fence precedes E's
+ * load, which reads before that RMW, which precedes the scanner's fence, so
+ * the two fences are ordered E first. Every scan the protocol does is of this
+ * kind when its RMW comes after E's load: a searcher scans (steal loop, then
+ * the global queue) after its start_search CAS and a fence; the last searcher
+ * to park rescans after its fetch_sub and a fence; a claimed worker searches
+ * after the claimer's fetch_add, which it sees through its seq_cst bit load.
+ * Now take an enqueue E (push; fence; load S) and what its load reads:
+ *  - searching == 0, unparked < n: k workers have parked and not yet counted
+ *    themselves back, and each set its bit before its decrement (rule 3).
+ *    If E finds a set bit it claims it; that worker reads the claim, which
+ *    follows E's load, and only then counts itself back: its search is late.
+ *    If E finds none, all k were claimed (or left on their own) and each one's
+ *    unpark follows E's load, which did not see it: their searches are late.
+ *  - searching == 0, unparked == n: all workers are awake, and each makes a
+ *    start_search attempt after its last task, before it parks. Take the
+ *    latest of these last attempts in S's order. It follows E's load: else
+ *    the searcher it saw (or itself, had it succeeded) stopped searching by
+ *    E's load without parking (unparked == n there), i.e. by finding work,
+ *    and so made a later attempt. So either it succeeded and its scan is
+ *    late, or it was refused by a searcher that started after E's load, and
+ *    that searcher's scan is late.
+ *  - searching > 0: let Y be any of those searchers. Y parks (its decrement
+ *    follows E's load; if it is the last searcher its rescan is late, else
+ *    another searcher remains and we repeat with it) or stops because it
+ *    found work: if last, it notifies after E's load, which is the first
+ *    case (a claimed worker's search is late) or the second (all awake); if
+ *    not last, repeat with a remaining searcher.
+ * In every case a late scan finds the task, or a worker that made one took
+ * other work and is awake; the task is never left with every worker parked.
+ * Wakes themselves are never lost: hive_port_wake leaves one pending wake per
+ * core that the next hive_port_wait consumes, and a parked worker re-checks
+ * its bit after every return from hive_port_wait. No step depends on a park
+ * timeout (riscv64's first port ignores it; QEMU's aarch64 WFE never sleeps).
+ *
+ * The cap on searchers is a CAS loop, so searching never exceeds n/2 through
+ * rule 2; woken workers may add one more each (a woken core always searches).
+ * The price of a bit-only claim: until a woken worker counts itself, another
+ * enqueue that finds nobody searching may wake a second core.
+ */
+#include "sched/idle.h"
+
+#include "sched/port.h"
+
+#define ONE_UNPARKED ((uint64_t)1 << 32)
+#define ONE_SEARCHING ((uint64_t)1)
+
+static void idle_panic(const char *why)
+{
+    /* A broken invariant is a scheduler bug: stop loudly, never strand work. */
+    hive_port_panic(why);
+}
+
+void hive_idle_init(struct hive_idle *idle, unsigned n)
+{
+    idle->n = n;
+    idle->words = (n + 63) / 64;
+    atomic_store(&idle->state, (uint64_t)n << 32);
+    for (unsigned i = 0; i < HIVE_IDLE_WORDS; i++)
+        atomic_store(&idle->parked[i], 0);
+}
+
+bool hive_idle_start_search(struct hive_idle *idle)
+{
+    uint64_t s = atomic_load(&idle->state);
+    for (;;) {
+        if (2 * hive_idle_searching(s) >= idle->n)
+            return false;
+        if (atomic_compare_exchange_weak(&idle->state, &s, s + ONE_SEARCHING)) {
+            /* The scan that follows must be late (see above). */
+            atomic_thread_fence(memory_order_seq_cst);
+            return true;
+        }
+    }
+}
+
+bool hive_idle_stop_search(struct hive_idle *idle)
+{
+    uint64_t prev = atomic_fetch_sub(&idle->state, ONE_SEARCHING);
+    if (hive_idle_searching(prev) == 0)
+        idle_panic("searching count underflow");
+    return hive_idle_searching(prev) == 1;
+}
+
+int hive_idle_notify(struct hive_idle *idle)
+{
+    /* The full fence of rule 1: orders our enqueue before the load of S. */
+    atomic_thread_fence(memory_order_seq_cst);
+    uint64_t s = atomic_load(&idle->state);
+    if (hive_idle_searching(s) != 0 || hive_idle_unparked(s) >= idle->n)
+        return -1;
+    for (unsigned w = 0; w < idle->words; w++) {
+        uint64_t bits = atomic_load(&idle->parked[w]);
+        while (bits) {
+            unsigned b = (unsigned)__builtin_ctzll(bits);
+            uint64_t mask = (uint64_t)1 << b;
+            uint64_t old = atomic_fetch_and(&idle->parked[w], ~mask);
+            if (old & mask) {
+                unsigned id = w * 64 + b;
+                hive_port_wake(id);
+                return (int)id;
+            }
+            /* Another waker claimed it; look at what is left. */
+            bits = old & ~mask;
+        }
+    }
+    /* Nobody to claim: every parked worker was claimed by concurrent wakers
+     * or left on its own, and each of them will search. */
+    return -1;
+}
+
+bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching)
+{
+    uint64_t mask = (uint64_t)1 << (id % 64);
+    uint64_t old = atomic_fetch_or(&idle->parked[id / 64], mask);
+    if (old & mask)
+        idle_panic("parked twice");
+    uint64_t dec = ONE_UNPARKED | (searching ? ONE_SEARCHING : 0);
+    uint64_t prev = atomic_fetch_sub(&idle->state, dec);
+    if (hive_idle_unparked(prev) == 0 || (searching && hive_idle_searching(prev) == 0))
+        idle_panic("idle count underflow");
+    bool last = searching && hive_idle_searching(prev) == 1;
+    if (last)
+        /* Rule 3: the rescan's loads come after this fence. */
+        atomic_thread_fence(memory_order_seq_cst);
+    return last;
+}
+
+bool hive_idle_is_parked(struct hive_idle *idle, unsigned id)
+{
+    /* seq_cst: pairs with the claiming fetch_and in hive_idle_notify, so a
+     * worker that sees itself claimed also sees what its waker queued. */
+    return atomic_load(&idle->parked[id / 64]) >> (id % 64) & 1;
+}
+
+bool hive_idle_unpark(struct hive_idle *idle, unsigned id)
+{
+    uint64_t mask = (uint64_t)1 << (id % 64);
+    /* Clear our bit if no waker did: from now on nobody can claim us. */
+    uint64_t old = atomic_fetch_and(&idle->parked[id / 64], ~mask);
+    uint64_t prev = atomic_fetch_add(&idle->state, ONE_UNPARKED | ONE_SEARCHING);
+    if (hive_idle_unparked(prev) >= idle->n || hive_idle_searching(prev) >= idle->n)
+        idle_panic("idle count overflow");
+    /* Rule 4: the search that follows must be late (see above). */
+    atomic_thread_fence(memory_order_seq_cst);
+    return !(old & mask);
+}

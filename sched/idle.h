@@ -1,0 +1,70 @@
+/*
+ * The idle protocol's state: how many workers are awake ("unparked") and how
+ * many of those are searching for work, in one atomic word, and a bitmap of
+ * parked workers. The protocol and why it loses no wakeup: sched/idle.c.
+ */
+#ifndef HIVE_SCHED_IDLE_H
+#define HIVE_SCHED_IDLE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hive/hive.h"
+#include "sched/cache.h"
+
+#define HIVE_IDLE_WORDS ((HIVE_MAX_WORKERS + 63) / 64)
+
+struct hive_idle {
+    /* unparked << 32 | searching. Every change is a checked seq_cst RMW. */
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t state;
+    /* Bit i of word i/64: worker i is parked and nobody has claimed it. */
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t parked[HIVE_IDLE_WORDS];
+    unsigned n;     /* workers */
+    unsigned words; /* bitmap words in use: (n + 63) / 64 */
+};
+
+static inline uint32_t hive_idle_searching(uint64_t s) { return (uint32_t)s; }
+static inline uint32_t hive_idle_unparked(uint64_t s) { return (uint32_t)(s >> 32); }
+
+/* Before a run, with no worker active: n workers, all awake, none searching. */
+void hive_idle_init(struct hive_idle *idle, unsigned n);
+
+/* Become a searcher unless half the workers already search. */
+bool hive_idle_start_search(struct hive_idle *idle);
+/* Stop searching (found work). True if we were the last searcher: the caller
+ * must then notify (wake another to keep searching). */
+bool hive_idle_stop_search(struct hive_idle *idle);
+
+/*
+ * After queueing work: a full fence, then, if nobody is searching and some
+ * worker is parked, claim the lowest parked worker in the bitmap and wake it.
+ * Returns the woken worker, or -1.
+ */
+int hive_idle_notify(struct hive_idle *idle);
+
+/*
+ * Worker `id` parks: sets its bit, then counts itself parked (and no longer
+ * searching if it was). Returns true if it was the last searcher: it must
+ * then rescan every queue and notify if it finds work (see idle.c).
+ */
+bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching);
+/* Still parked (nobody has claimed us)? */
+bool hive_idle_is_parked(struct hive_idle *idle, unsigned id);
+/*
+ * Leave the parked state: after a waker claimed us, or on our own (timeout,
+ * end of run; then our bit is cleared here). Counts us awake and searching.
+ * Returns true if a waker had claimed us.
+ */
+bool hive_idle_unpark(struct hive_idle *idle, unsigned id);
+
+/* Parked-bit test for victim selection: a hint (relaxed). */
+static inline bool hive_idle_hint_parked(struct hive_idle *idle, unsigned id)
+{
+    /* relaxed: only a hint to skip a victim whose queues were empty when it
+     * parked; a stale answer costs one useless or one skipped probe, and the
+     * rescan before parking (idle.c) covers a skipped one. */
+    return atomic_load_explicit(&idle->parked[id / 64], memory_order_relaxed) >> (id % 64) & 1;
+}
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * Fork-join without stackful threads: hive_join and hive_parallel_for.
+ *
+ * Design (decided with the lead): join work goes to a second per-core queue,
+ * a classic Chase-Lev deque (sched/deque.h), beside the FIFO run queue that
+ * hive_spawn uses. hive_join pushes a frame for fb at the deque's bottom, runs
+ * fa inline, then pops the bottom: the LIFO pop gives the newest task - our
+ * frame, unless a thief took it from the top. The dual-head ring cannot give
+ * the newest task back cheaply: an owner pop at its tail would race with batch
+ * steals (a thief holding a stale tail can claim an index the owner already
+ * popped) unless every owner pop CASes, so the ring stays FIFO for spawns and
+ * fork-join gets the deque, whose top (the oldest frame, the largest piece of
+ * the tree) is exactly what a thief should take. A full deque hands the frame
+ * back and fb runs inline (the Cilk overflow rule).
+ *
+ * The frame lives on the joiner's stack. A thief runs it through
+ * hive_join_frame_run, which records who it is (for leapfrogging), calls fb
+ * and sets `done` with a release store as its very last access to the frame.
+ *
+ * Waiting for a stolen fb: the joiner runs other work meanwhile (never an idle
+ * spin while work exists that it may run): first what is left in the thief's
+ * deque (leapfrogging - those tasks are parts of fb, so running them cannot
+ * grow our stack beyond fb's own depth), then, while fewer than
+ * HIVE_JOIN_NEST_FREE waits are nested on this core's stack, anything (its
+ * own queues, steals, the global queue). Deeper waits only leapfrog, which
+ * bounds the stack: the kernel's per-core stacks are 32 KiB on the boards.
+ *
+ * Cost per join when nobody steals: a push (two stores), the notify check (a
+ * seq_cst fence and a load of the idle word, which no core writes while all
+ * are busy), and a pop (a seq_cst store and load). The benchmark reports it.
+ */
+#include "sched/sched_internal.h"
+
+struct join_frame {
+    struct hive_task task;
+    void (*fn)(void *);
+    void *arg;
+    _Atomic int thief;  /* core that took the frame, or -1 */
+    atomic_bool done;   /* fb returned (only set when stolen) */
+};
+
+void hive_join_frame_run(struct hive_task *t)
+{
+    struct join_frame *f = HIVE_CONTAINER_OF(t, struct join_frame, task);
+    struct hive_worker *w = hive_tls_worker;
+    /* relaxed: a hint for the joiner's leapfrogging, nothing depends on it. */
+    atomic_store_explicit(&f->thief, (int)w->id, memory_order_relaxed);
+    f->fn(f->arg);
+    /* release: pairs with the joiner's acquire load; fb's writes are visible
+     * to it. The frame may be gone right after this store. */
+    atomic_store_explicit(&f->done, true, memory_order_release);
+}
+
+/* Run other work until *done (join: helpee = the thief's hint). */
+static void wait_until(struct hive_worker *w, atomic_bool *done, _Atomic int *helpee)
+{
+    w->wait_depth++;
+    /* acquire: pairs with the release store that ends the awaited task. */
+    while (!atomic_load_explicit(done, memory_order_acquire)) {
+        /* relaxed: a hint (see hive_join_frame_run). */
+        int h = helpee ? atomic_load_explicit(helpee, memory_order_relaxed) : -1;
+        struct hive_task *t = hive_worker_find_for_wait(w, h);
+        if (t)
+            hive_worker_run_task(w, t);
+        else
+            hive_port_cpu_relax();
+    }
+    w->wait_depth--;
+}
+
+int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
+{
+    if (!fa || !fb)
+        return HIVE_EINVAL;
+    struct hive_worker *w = hive_self();
+    if (!w)
+        return HIVE_ESTATE;
+    struct join_frame f;
+    f.task.next = NULL;
+    f.task.fn = hive_join_frame_run;
+    f.task.group = NULL;
+    atomic_init(&f.task.state, HIVE_TASK_QUEUED);
+    f.fn = fb;
+    f.arg = b;
+    atomic_init(&f.thief, -1);
+    atomic_init(&f.done, false);
+
+    if (hive_deque_push(&w->fj, &f.task)) {
+        /* Deque full: run both here. */
+        fa(a);
+        fb(b);
+        return HIVE_OK;
+    }
+    w->st.spawned++;
+    hive_worker_notify(w);
+    fa(a);
+    for (;;) {
+        struct hive_task *t = hive_deque_pop(&w->fj);
+        if (t == &f.task) {
+            w->st.tasks_run++;
+            w->st.joins_inline++;
+            fb(b);
+            return HIVE_OK;
+        }
+        if (!t)
+            break;
+        /* Newer than our frame: group tasks fa spawned and did not wait
+         * for. Ready work; run it and look again. */
+        hive_worker_run_task(w, t);
+    }
+    /* Our frame was stolen (thieves take the oldest first, so nothing older
+     * is left below it either). */
+    w->st.joins_waited++;
+    wait_until(w, &f.done, &f.thief);
+    return HIVE_OK;
+}
+
+/* ---- hive_parallel_for ------------------------------------------------------------ */
+
+struct pf {
+    void (*fn)(size_t lo, size_t hi, void *ctx);
+    void *ctx;
+    size_t grain;
+};
+
+struct pf_range {
+    const struct pf *p;
+    size_t lo, hi;
+};
+
+static void pf_run(void *arg)
+{
+    const struct pf_range *r = arg;
+    if (r->hi - r->lo <= r->p->grain) {
+        r->p->fn(r->lo, r->hi, r->p->ctx);
+        return;
+    }
+    size_t mid = r->lo + (r->hi - r->lo) / 2;
+    struct pf_range left = {r->p, r->lo, mid};
+    struct pf_range right = {r->p, mid, r->hi};
+    hive_join(pf_run, &left, pf_run, &right);
+}
+
+int hive_parallel_for(size_t lo, size_t hi, size_t grain,
+                      void (*fn)(size_t lo, size_t hi, void *ctx), void *ctx)
+{
+    if (!fn)
+        return HIVE_EINVAL;
+    if (!hive_self())
+        return HIVE_ESTATE;
+    if (lo >= hi)
+        return HIVE_OK;
+    if (grain == 0) {
+        /* About 8 chunks per worker: enough slack for stealing to balance. */
+        size_t chunks = (size_t)hive_g.n * 8;
+        grain = (hi - lo + chunks - 1) / chunks;
+        if (grain == 0)
+            grain = 1;
+    }
+    struct pf p = {fn, ctx, grain};
+    struct pf_range all = {&p, lo, hi};
+    pf_run(&all);
+    return HIVE_OK;
+}

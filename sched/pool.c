@@ -1,0 +1,128 @@
+/*
+ * The fixed per-core pools of task headers behind hive_spawn_fn.
+ *
+ * Each core has HIVE_POOL_MAX headers of static storage, of which the run's
+ * pool_size are in use. Taking a header happens on the spawning core (a task,
+ * the boot code, an interrupt handler, or on the host a foreign thread that
+ * reports the same core id), so the local free list sits behind an
+ * interrupt-masking spinlock (sched/spinlock.h) - uncontended in the common
+ * case. A header comes back wherever its task runs, usually another core, so
+ * returns go onto an atomic LIFO list (`remote`) with a CAS push; the owner
+ * takes the whole list with one exchange when its free list runs dry. A
+ * push-only CAS list drained by exchange has no ABA problem.
+ *
+ * The header goes back just before its fn is called (fn and arg are copied
+ * out first), so a task that respawns itself with hive_spawn_fn reuses it.
+ */
+#include "sched/sched_internal.h"
+#include "sched/spinlock.h"
+
+struct pool_item {
+    struct hive_task task;
+    void (*fn)(void *);
+    void *arg;
+    struct pool_item *free_next;
+    unsigned home;
+};
+
+struct pool {
+    _Alignas(HIVE_CACHE_LINE) struct hive_spinlock lock;
+    struct pool_item *free; /* under lock */
+    unsigned size;          /* under lock; 0: not built yet */
+    _Alignas(HIVE_CACHE_LINE) _Atomic(struct pool_item *) remote;
+    _Atomic unsigned in_use; /* headers handed out and not yet back */
+    struct pool_item items[HIVE_POOL_MAX];
+};
+
+static struct pool pools[HIVE_SCHED_MAX_CORES];
+/* The size pools are built with; set by hive_run before its workers start. */
+static _Atomic unsigned pool_size = HIVE_POOL_DEFAULT;
+
+/* Under p->lock, with no header of p in use. */
+static void pool_build(struct pool *p, unsigned home, unsigned size)
+{
+    p->free = NULL;
+    for (unsigned i = size; i-- > 0;) {
+        struct pool_item *it = &p->items[i];
+        it->task.next = NULL;
+        it->task.fn = hive_pool_task_run;
+        it->task.group = NULL;
+        atomic_init(&it->task.state, HIVE_TASK_IDLE);
+        it->home = home;
+        it->free_next = p->free;
+        p->free = it;
+    }
+    /* relaxed: nobody else can hold a header of this pool (in_use == 0). */
+    atomic_store_explicit(&p->remote, NULL, memory_order_relaxed);
+    p->size = size;
+}
+
+void hive_pool_configure(unsigned size)
+{
+    /* relaxed: read by pool_get under a pool lock taken after this store, or
+     * by a core started after it (hive_port_run_on_cores orders that). */
+    atomic_store_explicit(&pool_size, size, memory_order_relaxed);
+    for (unsigned i = 0; i < HIVE_SCHED_MAX_CORES; i++) {
+        struct pool *p = &pools[i];
+        unsigned long irq = hive_spin_lock(&p->lock);
+        /* acquire: pairs with the release decrement in pool_put, so every
+         * header counted back is really back on `remote`. */
+        if (p->size != size && atomic_load_explicit(&p->in_use, memory_order_acquire) == 0)
+            pool_build(p, i, size);
+        hive_spin_unlock(&p->lock, irq);
+    }
+}
+
+struct hive_task *hive_pool_get(void (*fn)(void *), void *arg)
+{
+    unsigned id = hive_port_core_id();
+    if (id >= HIVE_SCHED_MAX_CORES)
+        id = 0;
+    struct pool *p = &pools[id];
+    unsigned long irq = hive_spin_lock(&p->lock);
+    if (p->size == 0)
+        pool_build(p, id, atomic_load_explicit(&pool_size, memory_order_relaxed)); /* relaxed: see configure */
+    struct pool_item *it = p->free;
+    if (!it)
+        /* acquire: pairs with the release CAS in pool_put; the returned
+         * headers' last uses are done. */
+        it = atomic_exchange_explicit(&p->remote, NULL, memory_order_acquire);
+    if (it) {
+        p->free = it->free_next;
+        /* relaxed: a count; the lock and the queues order the header itself. */
+        atomic_fetch_add_explicit(&p->in_use, 1, memory_order_relaxed);
+    }
+    hive_spin_unlock(&p->lock, irq);
+    if (!it)
+        return NULL;
+    it->fn = fn;
+    it->arg = arg;
+    it->task.group = NULL;
+    /* relaxed: the header is ours; the queue it goes into publishes it. */
+    atomic_store_explicit(&it->task.state, HIVE_TASK_QUEUED, memory_order_relaxed);
+    return &it->task;
+}
+
+static void pool_put(struct pool_item *it)
+{
+    struct pool *p = &pools[it->home];
+    /* relaxed: the CAS below validates it. */
+    struct pool_item *head = atomic_load_explicit(&p->remote, memory_order_relaxed);
+    do
+        it->free_next = head;
+    /* release: pairs with the acquire exchange in hive_pool_get, publishing
+     * free_next and our last reads of the header. relaxed on failure: retry. */
+    while (!atomic_compare_exchange_weak_explicit(&p->remote, &head, it, memory_order_release,
+                                                  memory_order_relaxed));
+    /* release: pairs with the acquire load in hive_pool_configure. */
+    atomic_fetch_sub_explicit(&p->in_use, 1, memory_order_release);
+}
+
+void hive_pool_task_run(struct hive_task *t)
+{
+    struct pool_item *it = HIVE_CONTAINER_OF(t, struct pool_item, task);
+    void (*fn)(void *) = it->fn;
+    void *arg = it->arg;
+    pool_put(it);
+    fn(arg);
+}

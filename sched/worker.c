@@ -1,0 +1,522 @@
+/*
+ * The worker: one per core, the find-work loop, parking, and hive_run.
+ *
+ * find_work (seed 003's order):
+ *   0. every `interval` polls: the global queue first;
+ *   1. the LIFO slot, at most HIVE_LIFO_MAX_POLLS (3) times in a row - the
+ *      newest spawn runs next while it is cache-hot, but a task that keeps
+ *      spawning into the slot cannot starve the ring: on the 4th poll the
+ *      slot's task goes to the ring's tail and the ring's oldest runs;
+ *   2. the core's fork-join deque (group tasks nobody waited for yet);
+ *   3. the run queue (FIFO);
+ *   4. the global queue (a batch: one task to run, the rest into the ring);
+ *   5. become a searcher (at most half the workers search) and steal: from a
+ *      random start victim (xorshift, Lemire reduction) round all others,
+ *      skipping victims whose parked bit is set; from each, the fork-join
+ *      deque's top first (one task: the largest piece of a divide-and-
+ *      conquer tree), then half of its run queue;
+ *   6. the global queue once more;
+ *   7. park (sched/idle.c).
+ *
+ * The prefetched global batch of seed 003 is not a private buffer here: the
+ * batch a refill takes goes into this core's ring (hive_runq_refill), where
+ * step 3 finds it with no lock and where idle cores can steal it. A private
+ * buffer would hide up to a batch of tasks from thieves.
+ *
+ * Ticks and the budget: a tick is HIVE_BUDGET (128) tasks. At the end of a
+ * tick the LIFO slot is flushed to the ring and the next poll goes to the
+ * global queue first, so neither the ring nor the global queue waits more than
+ * a tick behind a task that keeps spawning into the LIFO slot; and the tick's
+ * mean task time feeds the EWMA (alpha 0.1) that sets the global interval:
+ * interval = clamp(HIVE_GLOBAL_LATENCY_NS / avg_task_ns, min, max) polls, so a
+ * globally queued task waits about 1 ms at most whatever the task size.
+ *
+ * Termination: hive_g.outstanding counts tasks spawned and not finished
+ * (hive_spawn(_fn) one each, a group one while it has pending tasks, the
+ * entry one; join halves are not counted, their joiner waits for them). The
+ * decrement that reaches zero sets `done` and wakes every core; workers leave
+ * their loop at the next poll. Anything spawned from outside after that stays
+ * queued for the next run (hive_run moves leftovers to the global queue).
+ */
+#include <stddef.h>
+
+#include "sched/sched_internal.h"
+
+struct hive_sched hive_g = {.global = HIVE_GLOBAL_INIT};
+struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
+struct hive_runq hive_runqs[HIVE_SCHED_MAX_CORES];
+_Thread_local struct hive_worker *hive_tls_worker;
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static uint32_t rng_next(struct hive_worker *w)
+{
+    /* xorshift64+ on two 32-bit halves, shifts 17/7/16 (seed 003). */
+    uint32_t s1 = w->rng[0];
+    uint32_t s0 = w->rng[1];
+    s1 ^= s1 << 17;
+    s1 = s1 ^ s0 ^ (s1 >> 7) ^ (s0 >> 16);
+    w->rng[0] = s0;
+    w->rng[1] = s1;
+    return s0 + s1;
+}
+
+/* Uniform in [0, n) without a division (Lemire). */
+static unsigned rng_below(struct hive_worker *w, unsigned n)
+{
+    return (unsigned)(((uint64_t)rng_next(w) * n) >> 32);
+}
+
+static bool run_done(void)
+{
+    /* acquire: pairs with the seq_cst store in hive_outstanding_done; a
+     * worker that sees it leaves, and hive_run's return orders the rest. */
+    return atomic_load_explicit(&hive_g.done, memory_order_acquire);
+}
+
+void hive_worker_notify(struct hive_worker *w)
+{
+    if (hive_idle_notify(&hive_g.idle) >= 0 && w)
+        w->st.wakes++;
+}
+
+/* Owner: queue t on this core's run queue (never run inline from a spawn:
+ * a strategy that refuses sends it to the global queue). */
+static void runq_push(struct hive_worker *w, struct hive_task *t)
+{
+#if HIVE_RUNQ == HIVE_RUNQ_RING
+    {
+        /* Overflow statistic: the ring is full (from its owner's view) when
+         * tail - steal head == capacity; push then spills a batch. */
+        struct hive_ring *r = &hive_runqs[w->id].q;
+        /* relaxed (both): a statistic; the push below does the real check. */
+        uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+        uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+        if (tail - hive_ring_steal_head(head) >= HIVE_RING_CAP)
+            w->st.overflows++;
+    }
+#endif
+    if (hive_runq_push(&hive_g.rq, w->id, t, &hive_g.global)) {
+        w->st.overflows++;
+        hive_global_push(&hive_g.global, t);
+    }
+}
+
+void hive_worker_push_local(struct hive_worker *w, struct hive_task *t)
+{
+    struct hive_task *prev = w->lifo;
+    w->lifo = t;
+    w->st.spawned++;
+    if (prev) {
+        /* The evicted task becomes stealable: tell an idle core. A spawn into
+         * an empty slot makes nothing stealable, so it wakes nobody. */
+        runq_push(w, prev);
+        hive_worker_notify(w);
+    }
+}
+
+void hive_worker_push_global(struct hive_task *t)
+{
+    hive_global_push(&hive_g.global, t);
+    /* seq_cst: read after our push; a run that is not RUNNING has no idle
+     * protocol to notify (its workers poll the global queue when they start). */
+    if (atomic_load(&hive_g.phase) == HIVE_PHASE_RUNNING) {
+        /* relaxed: a statistic, read after the run. */
+        atomic_fetch_add_explicit(&hive_g.injected, 1, memory_order_relaxed);
+        hive_worker_notify(NULL);
+    }
+}
+
+void hive_outstanding_done(void)
+{
+    if (atomic_fetch_sub(&hive_g.outstanding, 1) != 1)
+        return;
+    /* The run's last counted task finished: stop every worker. */
+    atomic_store(&hive_g.done, true);
+    struct hive_worker *self = hive_tls_worker;
+    for (unsigned i = 0; i < hive_g.n; i++)
+        if (!self || i != self->id)
+            hive_port_wake(i);
+}
+
+static struct hive_task *global_pull(struct hive_worker *w)
+{
+    struct hive_task *t = hive_runq_refill(&hive_g.rq, w->id, &hive_g.global);
+    if (t)
+        w->st.global_pulls++;
+    return t;
+}
+
+/* ---- running a task ---------------------------------------------------------- */
+
+void hive_worker_run_task(struct hive_worker *w, struct hive_task *t)
+{
+    w->st.tasks_run++;
+    void (*fn)(struct hive_task *) = t->fn;
+    if (fn == hive_join_frame_run) {
+        /* A stolen join half: not counted, no state; its joiner waits. */
+        fn(t);
+        return;
+    }
+    struct hive_group *g = t->group;
+    /* release: pairs with the acquire CAS in hive_spawn / hive_group_spawn;
+     * whoever spawns t again sees our reads of fn and group done. From here
+     * on the header is the caller's again: fn may free or respawn it. */
+    atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+    fn(t);
+    if (g)
+        hive_group_task_done(g);
+    else
+        hive_outstanding_done();
+}
+
+/* ---- finding work ------------------------------------------------------------- */
+
+static void tick_end(struct hive_worker *w, uint64_t now)
+{
+    if (w->tick_tasks) {
+        uint64_t sample = (now - w->tick_start_ns) / w->tick_tasks;
+        /* EWMA, alpha = 0.1 */
+        w->avg_task_ns = (w->avg_task_ns * 9 + sample) / 10;
+        if (w->avg_task_ns == 0)
+            w->avg_task_ns = 1;
+        uint64_t iv = HIVE_GLOBAL_LATENCY_NS / w->avg_task_ns;
+        if (iv < hive_g.interval_min)
+            iv = hive_g.interval_min;
+        if (iv > hive_g.interval_max)
+            iv = hive_g.interval_max;
+        w->interval = (unsigned)iv;
+    }
+    w->tick_start_ns = now;
+    w->tick_tasks = 0;
+}
+
+/* Local sources and the periodic global poll: steps 0-3. */
+static struct hive_task *find_local(struct hive_worker *w)
+{
+    struct hive_task *t;
+    if (++w->polls >= w->interval) {
+        w->polls = 0;
+        if ((t = global_pull(w)))
+            return t;
+    }
+    if ((t = w->lifo)) {
+        w->lifo = NULL;
+        if (w->lifo_polls < HIVE_LIFO_MAX_POLLS) {
+            w->lifo_polls++;
+            w->st.lifo_hits++;
+            return t;
+        }
+        runq_push(w, t);
+        hive_worker_notify(w);
+    }
+    w->lifo_polls = 0;
+    /* hive_deque_len is exact for the owner and costs no fence; pop does. */
+    if (hive_deque_len(&w->fj) && (t = hive_deque_pop(&w->fj)))
+        return t;
+    return hive_runq_pop(&hive_g.rq, w->id);
+}
+
+static struct hive_task *steal_from(struct hive_worker *w, unsigned v)
+{
+    struct hive_worker *victim = &hive_workers[v];
+    struct hive_task *t = NULL;
+    w->st.steal_attempts++;
+    while (hive_deque_len(&victim->fj)) {
+        enum hive_steal_result r = hive_deque_steal(&victim->fj, &t);
+        if (r == HIVE_STEAL_OK) {
+            w->st.steals++;
+            w->st.stolen_tasks++;
+            return t;
+        }
+        if (r == HIVE_STEAL_EMPTY)
+            break;
+        /* BUSY: a racing pop or steal made progress; look again. */
+    }
+    uint32_t before = hive_runq_len(&hive_g.rq, w->id);
+    t = hive_runq_steal_from(&hive_g.rq, w->id, v);
+    if (t) {
+        w->st.steals++;
+        w->st.stolen_tasks += 1 + hive_runq_len(&hive_g.rq, w->id) - before;
+    }
+    return t;
+}
+
+static struct hive_task *steal(struct hive_worker *w)
+{
+    unsigned n = hive_g.n;
+    if (n < 2)
+        return NULL;
+    unsigned start = rng_below(w, n);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned v = start + i < n ? start + i : start + i - n;
+        if (v == w->id || hive_idle_hint_parked(&hive_g.idle, v))
+            continue;
+        struct hive_task *t = steal_from(w, v);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+static struct hive_task *find_work(struct hive_worker *w)
+{
+    struct hive_task *t = find_local(w);
+    if (!t) {
+        if (!w->searching)
+            w->searching = hive_idle_start_search(&hive_g.idle);
+        if (w->searching)
+            t = steal(w);
+        if (!t)
+            t = global_pull(w);
+    }
+    if (t && w->searching) {
+        w->searching = false;
+        /* Rule 2 of idle.c: the last searcher to find work wakes another. */
+        if (hive_idle_stop_search(&hive_g.idle))
+            hive_worker_notify(w);
+    }
+    return t;
+}
+
+struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee)
+{
+    struct hive_task *t;
+    if (helpee >= 0 && (unsigned)helpee != w->id && (unsigned)helpee < hive_g.n) {
+        /* Leapfrogging: what the core that took our fb left in its deque is
+         * part of fb, so running it cannot deepen our stack beyond fb's. */
+        struct hive_worker *h = &hive_workers[helpee];
+        while (hive_deque_len(&h->fj)) {
+            enum hive_steal_result r = hive_deque_steal(&h->fj, &t);
+            if (r == HIVE_STEAL_OK) {
+                w->st.steal_attempts++;
+                w->st.steals++;
+                w->st.stolen_tasks++;
+                return t;
+            }
+            if (r == HIVE_STEAL_EMPTY)
+                break;
+        }
+    }
+    if (w->wait_depth > HIVE_JOIN_NEST_FREE)
+        return NULL;
+    if ((t = find_local(w)))
+        return t;
+    if ((t = steal(w)))
+        return t;
+    return global_pull(w);
+}
+
+/* ---- parking ------------------------------------------------------------------ */
+
+/* Is there work anywhere? The last searcher's rescan before it sleeps. */
+static bool any_work(void)
+{
+    if (!hive_global_is_empty(&hive_g.global))
+        return true;
+    for (unsigned i = 0; i < hive_g.n; i++)
+        if (hive_runq_len(&hive_g.rq, i) || hive_deque_len(&hive_workers[i].fj))
+            return true;
+    return false;
+}
+
+static void park(struct hive_worker *w)
+{
+    uint64_t now = hive_port_now_ns();
+    tick_end(w, now);
+    w->st.parks++;
+    if (hive_idle_park(&hive_g.idle, w->id, w->searching) && any_work())
+        hive_worker_notify(w); /* may claim and wake ourselves */
+    w->searching = false;
+    uint64_t timeout = hive_g.park_timeout_ns;
+    uint64_t deadline = timeout ? now + timeout : 0;
+    for (;;) {
+        if (!hive_idle_is_parked(&hive_g.idle, w->id) || run_done())
+            break;
+        uint64_t left = 0;
+        if (deadline) {
+            now = hive_port_now_ns();
+            if (now >= deadline)
+                break;
+            left = deadline - now;
+        }
+        hive_port_wait(left);
+    }
+    /* Rule 4 of idle.c: count ourselves awake and searching, whoever woke us. */
+    hive_idle_unpark(&hive_g.idle, w->id);
+    w->searching = true;
+    w->tick_start_ns = hive_port_now_ns();
+}
+
+/* ---- the loop ------------------------------------------------------------------- */
+
+static void worker_main(void *arg)
+{
+    (void)arg;
+    unsigned id = hive_port_core_id();
+    struct hive_worker *w = &hive_workers[id];
+    hive_tls_worker = w;
+    w->tick_start_ns = hive_port_now_ns();
+    while (!run_done()) {
+        struct hive_task *t = find_work(w);
+        if (!t) {
+            park(w);
+            continue;
+        }
+        hive_worker_run_task(w, t);
+        if (++w->tick_tasks >= HIVE_BUDGET) {
+            tick_end(w, hive_port_now_ns());
+            /* End of the tick: the LIFO slot yields to the ring, and the next
+             * poll looks at the global queue first. */
+            if (w->lifo) {
+                runq_push(w, w->lifo);
+                w->lifo = NULL;
+                hive_worker_notify(w);
+            }
+            w->lifo_polls = 0;
+            w->polls = w->interval;
+        }
+    }
+    if (w->searching) {
+        w->searching = false;
+        hive_idle_stop_search(&hive_g.idle);
+    }
+    hive_tls_worker = NULL;
+}
+
+/* ---- hive_run ------------------------------------------------------------------- */
+
+static struct hive_task entry_task;
+static void (*entry_fn)(void *);
+static void *entry_arg;
+
+static void entry_run(struct hive_task *t)
+{
+    (void)t;
+    entry_fn(entry_arg);
+}
+
+static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
+{
+    w->lifo = NULL;
+    w->id = id;
+    w->lifo_polls = 0;
+    w->polls = 0;
+    w->interval = HIVE_INTERVAL_INIT;
+    if (w->interval < hive_g.interval_min)
+        w->interval = hive_g.interval_min;
+    if (w->interval > hive_g.interval_max)
+        w->interval = hive_g.interval_max;
+    w->wait_depth = 0;
+    w->searching = false;
+    uint64_t s = seed + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
+    w->rng[0] = (uint32_t)(s >> 32) | 1u; /* never all zero */
+    w->rng[1] = (uint32_t)s;
+    w->avg_task_ns = HIVE_GLOBAL_LATENCY_NS / HIVE_INTERVAL_INIT;
+    w->tick_start_ns = 0;
+    w->tick_tasks = 0;
+    w->st = (struct hive_core_stats){0};
+    hive_deque_init(&w->fj);
+}
+
+/* After the run: whatever is still queued on a core (spawned from outside after
+ * the run's last task finished) moves to the global queue for the next run. */
+static void move_leftovers(unsigned n)
+{
+    struct hive_task *t;
+    for (unsigned i = 0; i < n; i++) {
+        struct hive_worker *w = &hive_workers[i];
+        if (w->lifo) {
+            hive_global_push(&hive_g.global, w->lifo);
+            w->lifo = NULL;
+        }
+        while ((t = hive_runq_pop(&hive_g.rq, i)))
+            hive_global_push(&hive_g.global, t);
+        while ((t = hive_deque_pop(&w->fj)))
+            hive_global_push(&hive_g.global, t);
+    }
+}
+
+int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
+{
+    if (!entry)
+        return HIVE_EINVAL;
+    if (hive_port_in_interrupt() || hive_tls_worker)
+        return HIVE_ESTATE;
+    struct hive_config c = cfg ? *cfg : (struct hive_config){0};
+    unsigned avail = hive_port_core_count();
+    unsigned n = c.cores ? c.cores : avail;
+    unsigned imin = c.interval_min ? c.interval_min : HIVE_INTERVAL_MIN;
+    unsigned imax = c.interval_max ? c.interval_max : HIVE_INTERVAL_MAX;
+    if (n == 0 || n > avail || n > HIVE_SCHED_MAX_CORES || c.pool_size > HIVE_POOL_MAX ||
+        imin > imax)
+        return HIVE_EINVAL;
+#if HIVE_RUNQ == HIVE_RUNQ_DEQUE
+    if (n > 64)
+        return HIVE_EINVAL; /* the deque strategy's bitmask */
+#endif
+    int phase = HIVE_PHASE_STOPPED;
+    if (!atomic_compare_exchange_strong(&hive_g.phase, &phase, HIVE_PHASE_STARTING))
+        return HIVE_ESTATE;
+
+    hive_g.n = n;
+    hive_g.interval_min = imin;
+    hive_g.interval_max = imax;
+    hive_g.park_timeout_ns = c.park_timeout_ns;
+    hive_idle_init(&hive_g.idle, n);
+    hive_runq_init(&hive_g.rq, hive_runqs, n);
+    uint64_t t0 = hive_port_now_ns();
+    for (unsigned i = 0; i < n; i++)
+        worker_reset(&hive_workers[i], i, t0);
+    atomic_store(&hive_g.done, false);
+    atomic_store(&hive_g.injected, 0);
+    hive_pool_configure(c.pool_size ? c.pool_size : HIVE_POOL_DEFAULT);
+
+    entry_fn = entry;
+    entry_arg = arg;
+    entry_task.fn = entry_run;
+    entry_task.group = NULL;
+    atomic_store(&entry_task.state, HIVE_TASK_QUEUED);
+    hive_outstanding_add();
+    hive_workers[0].lifo = &entry_task;
+
+    /* seq_cst: publishes all of the above to the workers (run_on_cores also
+     * does) and to outside spawners that check the phase. */
+    atomic_store(&hive_g.phase, HIVE_PHASE_RUNNING);
+    hive_port_run_on_cores(n, worker_main, NULL);
+    atomic_store(&hive_g.phase, HIVE_PHASE_STOPPING);
+
+    uint64_t elapsed = hive_port_now_ns() - t0;
+    move_leftovers(n);
+    hive_stats_collect(elapsed);
+    atomic_store(&hive_g.phase, HIVE_PHASE_STOPPED);
+    return HIVE_OK;
+}
+
+bool hive_in_task(void)
+{
+    return hive_self() != NULL;
+}
+
+int hive_worker_id(void)
+{
+    struct hive_worker *w = hive_self();
+    return w ? (int)w->id : -1;
+}
+
+unsigned hive_worker_count(void)
+{
+    return hive_g.n;
+}
+
+const char *hive_strerror(int err)
+{
+    switch (err) {
+    case HIVE_OK: return "HIVE_OK";
+    case HIVE_EINVAL: return "HIVE_EINVAL";
+    case HIVE_EBUSY: return "HIVE_EBUSY";
+    case HIVE_ENOMEM: return "HIVE_ENOMEM";
+    case HIVE_ESTATE: return "HIVE_ESTATE";
+    default: return "unknown";
+    }
+}

@@ -1,0 +1,164 @@
+/*
+ * Host tests of the scheduler (sched/worker.c and friends): the bodies in
+ * sched_workloads.h at 1, 2, 4 and 8 workers (pthreads bound as cores; the
+ * machine may have fewer CPUs, which exercises parking all the more).
+ * Built twice: plain, and with ThreadSanitizer (SCHED_TEST_TSAN: smaller).
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "arch/host/host.h"
+#include "host/sched_workloads.h"
+
+#ifdef SCHED_TEST_TSAN
+#define SCALE 5u
+#else
+#define SCALE 1u
+#endif
+
+static const unsigned core_counts[] = {1, 2, 4, 8};
+#define FOR_CORES(n) for (unsigned ci_ = 0, n; ci_ < 4 && ((n = core_counts[ci_]), 1); ci_++)
+
+int main(void)
+{
+    hive_host_set_core_count(8);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    return hive_test_main();
+}
+
+HIVE_TEST(errors)
+{
+    sched_case_errors();
+}
+
+HIVE_TEST(run_return_run_again)
+{
+    FOR_CORES(n)
+        sched_case_run_again(n, 5);
+    /* Default core count (4 on the host unless configured): 0 = all. */
+    hive_host_set_core_count(4);
+    sched_case_run_again(0, 2);
+    hive_host_set_core_count(8);
+}
+
+HIVE_TEST(fib)
+{
+    FOR_CORES(n)
+        sched_case_fib(n, SCALE > 1 ? 18 : 25);
+}
+
+HIVE_TEST(nqueens)
+{
+    FOR_CORES(n)
+        sched_case_nqueens(n, SCALE > 1 ? 8 : 10, SCALE > 1 ? 92 : 724);
+}
+
+HIVE_TEST(merge_sort)
+{
+    FOR_CORES(n)
+        sched_case_msort(n, 1000000 / SCALE);
+}
+
+HIVE_TEST(parallel_for_covers_once)
+{
+    FOR_CORES(n)
+        sched_case_parallel_for(n, 200000 / SCALE);
+}
+
+HIVE_TEST(group_covers_once)
+{
+    FOR_CORES(n)
+        sched_case_group(n, 100000 / SCALE);
+}
+
+HIVE_TEST(exactly_once)
+{
+    FOR_CORES(n)
+        sched_case_exactly_once(n, 1000000 / SCALE);
+}
+
+HIVE_TEST(no_lost_wakeup)
+{
+    /* 10^4 rounds in all; 5 s per wait before it counts as lost. */
+    sched_case_no_lost_wakeup(2, 4000 / SCALE, 5000000000ull);
+    sched_case_no_lost_wakeup(4, 3000 / SCALE, 5000000000ull);
+    sched_case_no_lost_wakeup(8, 3000 / SCALE, 5000000000ull);
+}
+
+/* ---- host only: spawns from threads that are not workers, during a run ---------- */
+
+#define EXT_THREADS 3
+static atomic_uint ext_hits;
+static atomic_bool ext_go;
+static struct hive_task ext_anchor;
+
+static void ext_fn(void *p)
+{
+    (void)p;
+    atomic_fetch_add(&ext_hits, 1);
+}
+
+static void *ext_thread(void *p)
+{
+    unsigned n = *(unsigned *)p;
+    while (!atomic_load(&ext_go))
+        sched_yield();
+    for (unsigned i = 0; i < n; i++) {
+        int rc;
+        while ((rc = hive_spawn_fn(ext_fn, NULL)) == HIVE_ENOMEM)
+            sched_yield(); /* the pool refills as tasks run */
+        if (rc != HIVE_OK)
+            CHECK_EQ(rc, HIVE_OK);
+        if (i % 64 == 0)
+            sched_yield();
+    }
+    return NULL;
+}
+
+/* The run stays alive until the outside threads are done: a poller task that
+ * respawns itself (without ever blocking its core) while they work. */
+static atomic_uint ext_threads_done;
+static void ext_poll(struct hive_task *t)
+{
+    if (atomic_load(&ext_threads_done) < EXT_THREADS)
+        CHECK_EQ(hive_spawn(t, ext_poll), HIVE_OK);
+}
+
+static void ext_entry(void *p)
+{
+    (void)p;
+    memset(&ext_anchor, 0, sizeof ext_anchor);
+    atomic_store(&ext_go, true);
+    CHECK_EQ(hive_spawn(&ext_anchor, ext_poll), HIVE_OK);
+}
+
+static void *ext_joiner(void *p)
+{
+    pthread_t *t = p;
+    for (unsigned i = 0; i < EXT_THREADS; i++) {
+        pthread_join(t[i], NULL);
+        atomic_fetch_add(&ext_threads_done, 1);
+    }
+    return NULL;
+}
+
+HIVE_TEST(spawn_from_outside_threads)
+{
+    unsigned per = 20000 / SCALE;
+    FOR_CORES(n) {
+        pthread_t t[EXT_THREADS], j;
+        atomic_store(&ext_hits, 0);
+        atomic_store(&ext_go, false);
+        atomic_store(&ext_threads_done, 0);
+        for (unsigned i = 0; i < EXT_THREADS; i++)
+            pthread_create(&t[i], NULL, ext_thread, &per);
+        pthread_create(&j, NULL, ext_joiner, t);
+        struct hive_config c = sw_cfg(n);
+        CHECK_EQ(hive_run(ext_entry, NULL, &c), HIVE_OK);
+        pthread_join(j, NULL);
+        /* Whatever the run did not get to runs in the next one. */
+        c.cores = 1;
+        CHECK_EQ(hive_run(ext_fn, NULL, &c), HIVE_OK);
+        CHECK_EQ(atomic_load(&ext_hits), EXT_THREADS * per + 1);
+    }
+}

@@ -1,0 +1,719 @@
+/*
+ * Scheduler test bodies shared by the host tests (tests/host/sched_test.c,
+ * plain and ThreadSanitizer builds, looping over core counts) and the
+ * on-target image (tests/target/sched_test.c, all cores QEMU was given).
+ *
+ * Each sched_case_* runs one or more hive_run()s on `cores` workers (0: the
+ * port's default) and reports failures through CHECK. Sizes come from the
+ * caller so QEMU and TSan can run them smaller.
+ *
+ * White-box: the lost-wakeup case reads the idle state (sched_internal.h) to
+ * know when every worker has parked.
+ */
+#ifndef HIVE_TESTS_SCHED_WORKLOADS_H
+#define HIVE_TESTS_SCHED_WORKLOADS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "hive/hive.h"
+#include "sched/sched_internal.h"
+
+static inline struct hive_config sw_cfg(unsigned cores)
+{
+    struct hive_config c = {0};
+    c.cores = cores;
+    return c;
+}
+
+#define SW_RUN(cores, fn, arg)                                                  \
+    do {                                                                        \
+        struct hive_config c_ = sw_cfg(cores);                                  \
+        CHECK_EQ(hive_run((fn), (arg), &c_), HIVE_OK);                          \
+    } while (0)
+
+/* ---- fib: a join per call, no cutoff ------------------------------------------ */
+
+struct sw_fib {
+    unsigned n;
+    uint64_t r;
+};
+
+static void sw_fib_task(void *p)
+{
+    struct sw_fib *a = p;
+    if (a->n < 2) {
+        a->r = a->n;
+        return;
+    }
+    struct sw_fib x = {a->n - 1, 0}, y = {a->n - 2, 0};
+    hive_join(sw_fib_task, &x, sw_fib_task, &y);
+    a->r = x.r + y.r;
+}
+
+static uint64_t sw_fib_ref(unsigned n)
+{
+    uint64_t a = 0, b = 1;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t t = a + b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void sched_case_fib(unsigned cores, unsigned n)
+{
+    struct sw_fib f = {n, 0};
+    SW_RUN(cores, sw_fib_task, &f);
+    CHECK_EQ(f.r, sw_fib_ref(n));
+    const struct hive_stats *s = hive_stats_last();
+    /* Every join pushes one frame, taken back or stolen: fib(n) makes
+     * fib(n+1) - 1 joins. */
+    CHECK_EQ(s->total.joins_inline + s->total.joins_waited + 0, sw_fib_ref(n + 1) - 1);
+}
+
+/* ---- N-Queens: a group per board row ------------------------------------------- */
+
+struct sw_nq {
+    struct hive_task task;
+    unsigned n, row;
+    uint32_t cols, d1, d2;
+    uint64_t count;
+};
+
+static void sw_nq_task(struct hive_task *t);
+
+static uint64_t sw_nq_serial(unsigned n, unsigned row, uint32_t cols, uint32_t d1, uint32_t d2)
+{
+    if (row == n)
+        return 1;
+    uint64_t c = 0;
+    uint32_t all = (1u << n) - 1;
+    for (uint32_t free = all & ~(cols | d1 | d2); free; free &= free - 1) {
+        uint32_t bit = free & -free;
+        c += sw_nq_serial(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
+    }
+    return c;
+}
+
+static void sw_nq_task(struct hive_task *t)
+{
+    struct sw_nq *q = HIVE_CONTAINER_OF(t, struct sw_nq, task);
+    if (q->row == q->n) {
+        q->count = 1;
+        return;
+    }
+    if (q->n - q->row <= 3) { /* the last rows are cheaper inline */
+        q->count = sw_nq_serial(q->n, q->row, q->cols, q->d1, q->d2);
+        return;
+    }
+    struct sw_nq child[32];
+    unsigned k = 0;
+    struct hive_group g = HIVE_GROUP_INIT;
+    uint32_t all = (1u << q->n) - 1;
+    for (uint32_t free = all & ~(q->cols | q->d1 | q->d2); free; free &= free - 1) {
+        uint32_t bit = free & -free;
+        struct sw_nq *c = &child[k++];
+        memset(&c->task, 0, sizeof c->task);
+        c->n = q->n;
+        c->row = q->row + 1;
+        c->cols = q->cols | bit;
+        c->d1 = (q->d1 | bit) << 1;
+        c->d2 = (q->d2 | bit) >> 1;
+        c->count = 0;
+        CHECK_EQ(hive_group_spawn(&g, &c->task, sw_nq_task), HIVE_OK);
+    }
+    CHECK_EQ(hive_group_wait(&g), HIVE_OK);
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < k; i++)
+        sum += child[i].count;
+    q->count = sum;
+}
+
+static void sw_nq_entry(void *p)
+{
+    sw_nq_task(&((struct sw_nq *)p)->task);
+}
+
+static void sched_case_nqueens(unsigned cores, unsigned n, uint64_t expect)
+{
+    struct sw_nq q;
+    memset(&q, 0, sizeof q);
+    q.n = n;
+    SW_RUN(cores, sw_nq_entry, &q);
+    CHECK_EQ(q.count, expect);
+}
+
+/* ---- merge sort: join for the halves, serial merge ------------------------------ */
+
+struct sw_sort {
+    uint32_t *a, *tmp;
+    size_t n;
+};
+
+static void sw_insertion(uint32_t *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint32_t v = a[i];
+        size_t j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+static void sw_sort_task(void *p)
+{
+    struct sw_sort *s = p;
+    if (s->n <= 32) {
+        sw_insertion(s->a, s->n);
+        return;
+    }
+    size_t h = s->n / 2;
+    struct sw_sort l = {s->a, s->tmp, h}, r = {s->a + h, s->tmp + h, s->n - h};
+    hive_join(sw_sort_task, &l, sw_sort_task, &r);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < s->n)
+        s->tmp[k++] = s->a[i] <= s->a[j] ? s->a[i++] : s->a[j++];
+    while (i < h)
+        s->tmp[k++] = s->a[i++];
+    while (j < s->n)
+        s->tmp[k++] = s->a[j++];
+    memcpy(s->a, s->tmp, s->n * sizeof *s->a);
+}
+
+static void sched_case_msort(unsigned cores, size_t n)
+{
+    uint32_t *a = malloc(n * sizeof *a), *tmp = malloc(n * sizeof *tmp);
+    CHECK(a && tmp);
+    if (!a || !tmp) {
+        free(a);
+        free(tmp);
+        return;
+    }
+    uint32_t x = 2463534242u;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        a[i] = x;
+        sum += x;
+    }
+    struct sw_sort s = {a, tmp, n};
+    SW_RUN(cores, sw_sort_task, &s);
+    size_t unsorted = 0;
+    uint64_t sum2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum2 += a[i];
+        if (i && a[i - 1] > a[i])
+            unsorted++;
+    }
+    CHECK_EQ(unsorted, 0);
+    CHECK_EQ(sum2, sum);
+    free(a);
+    free(tmp);
+}
+
+/* ---- parallel_for and group: every index exactly once ----------------------------- */
+
+struct sw_cover {
+    atomic_uchar *hits;
+    size_t lo, hi, grain;
+    atomic_ulong bad_chunks;
+};
+
+static void sw_cover_chunk(size_t lo, size_t hi, void *ctx)
+{
+    struct sw_cover *c = ctx;
+    if (lo >= hi || (c->grain && hi - lo > c->grain))
+        atomic_fetch_add(&c->bad_chunks, 1);
+    for (size_t i = lo; i < hi; i++)
+        atomic_fetch_add_explicit(&c->hits[i], 1, memory_order_relaxed);
+}
+
+static void sw_cover_entry(void *p)
+{
+    struct sw_cover *c = p;
+    CHECK_EQ(hive_parallel_for(c->lo, c->hi, c->grain, sw_cover_chunk, c), HIVE_OK);
+}
+
+static void sched_case_parallel_for(unsigned cores, size_t n)
+{
+    atomic_uchar *hits = calloc(n + 2, 1);
+    CHECK(hits != NULL);
+    if (!hits)
+        return;
+    static const size_t grains[] = {0, 1, 7, 1000};
+    for (unsigned g = 0; g < sizeof grains / sizeof grains[0]; g++) {
+        memset(hits, 0, n + 2);
+        struct sw_cover c = {hits + 1, 0, n, grains[g], 0};
+        SW_RUN(cores, sw_cover_entry, &c);
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; i++)
+            wrong += atomic_load(&hits[1 + i]) != 1;
+        CHECK_EQ(wrong, 0);
+        CHECK_EQ(atomic_load(&hits[0]) + atomic_load(&hits[n + 1]), 0);
+        CHECK_EQ(atomic_load(&c.bad_chunks), 0);
+    }
+    free(hits);
+}
+
+struct sw_gtask {
+    struct hive_task task;
+    atomic_uchar *hit;
+};
+
+static void sw_gtask_run(struct hive_task *t)
+{
+    struct sw_gtask *g = HIVE_CONTAINER_OF(t, struct sw_gtask, task);
+    atomic_fetch_add_explicit(g->hit, 1, memory_order_relaxed);
+}
+
+static void sw_gfn_run(void *p)
+{
+    atomic_fetch_add_explicit((atomic_uchar *)p, 1, memory_order_relaxed);
+}
+
+struct sw_group_ctx {
+    struct sw_gtask *tasks;
+    atomic_uchar *hits;
+    size_t n;
+    atomic_ulong pending_after_wait;
+};
+
+/* Spawn a slice into a group, then wait; half intrusive, half pooled. */
+static void sw_group_slice(size_t lo, size_t hi, void *p)
+{
+    struct sw_group_ctx *c = p;
+    struct hive_group g;
+    hive_group_init(&g);
+    for (size_t i = lo; i < hi; i++) {
+        if (i % 2 == 0) {
+            memset(&c->tasks[i].task, 0, sizeof c->tasks[i].task);
+            c->tasks[i].hit = &c->hits[i];
+            CHECK_EQ(hive_group_spawn(&g, &c->tasks[i].task, sw_gtask_run), HIVE_OK);
+        } else {
+            int rc;
+            /* The pool may run dry while our own tasks are queued: help. */
+            while ((rc = hive_group_spawn_fn(&g, sw_gfn_run, &c->hits[i])) == HIVE_ENOMEM)
+                hive_group_wait(&g);
+            CHECK_EQ(rc, HIVE_OK);
+        }
+    }
+    CHECK_EQ(hive_group_wait(&g), HIVE_OK);
+    if (atomic_load(&g.pending) != 0)
+        atomic_fetch_add(&c->pending_after_wait, 1);
+    for (size_t i = lo; i < hi; i++)
+        if (atomic_load_explicit(&c->hits[i], memory_order_relaxed) != 1)
+            atomic_fetch_add(&c->pending_after_wait, 1);
+}
+
+static void sw_group_entry(void *p)
+{
+    struct sw_group_ctx *c = p;
+    CHECK_EQ(hive_parallel_for(0, c->n, 500, sw_group_slice, c), HIVE_OK);
+}
+
+static void sched_case_group(unsigned cores, size_t n)
+{
+    struct sw_group_ctx c = {calloc(n, sizeof(struct sw_gtask)), calloc(n, 1), n, 0};
+    CHECK(c.tasks && c.hits);
+    if (c.tasks && c.hits) {
+        SW_RUN(cores, sw_group_entry, &c);
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; i++)
+            wrong += atomic_load(&c.hits[i]) != 1;
+        CHECK_EQ(wrong, 0);
+        CHECK_EQ(atomic_load(&c.pending_after_wait), 0);
+    }
+    free(c.tasks);
+    free(c.hits);
+}
+
+/* ---- exactly once: 10^6 intrusive tasks from everywhere -------------------------- */
+
+struct sw_once_task {
+    struct hive_task task;
+    uint32_t idx;
+};
+
+struct sw_once {
+    struct sw_once_task *t;
+    atomic_uchar *hits;
+    uint32_t n;
+    unsigned spawners;
+    atomic_ulong spawn_errors;
+};
+
+static struct sw_once sw_once_g;
+
+static void sw_once_leaf(struct hive_task *t)
+{
+    struct sw_once_task *o = HIVE_CONTAINER_OF(t, struct sw_once_task, task);
+    atomic_fetch_add_explicit(&sw_once_g.hits[o->idx], 1, memory_order_relaxed);
+}
+
+static void sw_once_spawn(uint32_t i, void (*fn)(struct hive_task *))
+{
+    if (hive_spawn(&sw_once_g.t[i].task, fn) != HIVE_OK)
+        atomic_fetch_add(&sw_once_g.spawn_errors, 1);
+}
+
+/* Nested: task i spawns 2i+1 and 2i+2 (a binary tree of spawns). */
+static void sw_once_tree(struct hive_task *t)
+{
+    struct sw_once_task *o = HIVE_CONTAINER_OF(t, struct sw_once_task, task);
+    uint32_t i = o->idx;
+    atomic_fetch_add_explicit(&sw_once_g.hits[i], 1, memory_order_relaxed);
+    for (uint32_t c = 2 * i + 1; c <= 2 * i + 2 && c < sw_once_g.n; c++)
+        sw_once_spawn(c, sw_once_tree);
+}
+
+static void sw_once_nop(void *p) { (void)p; }
+
+static void sw_once_flat(void *p)
+{
+    (void)p;
+    for (uint32_t i = 0; i < sw_once_g.n; i++)
+        sw_once_spawn(i, sw_once_leaf);
+}
+
+static void sw_once_nested(void *p)
+{
+    (void)p;
+    sw_once_spawn(0, sw_once_tree);
+}
+
+/* Many cores at once: a parallel_for over slices, each spawning its slice. */
+static void sw_once_slice(size_t lo, size_t hi, void *p)
+{
+    (void)p;
+    for (size_t i = lo; i < hi; i++)
+        sw_once_spawn((uint32_t)i, sw_once_leaf);
+}
+
+static void sw_once_many(void *p)
+{
+    (void)p;
+    CHECK_EQ(hive_parallel_for(0, sw_once_g.n, sw_once_g.n / 64 + 1, sw_once_slice, NULL), HIVE_OK);
+}
+
+static void sw_once_check(const char *what)
+{
+    uint32_t wrong = 0, first = 0;
+    for (uint32_t i = 0; i < sw_once_g.n; i++)
+        if (atomic_load_explicit(&sw_once_g.hits[i], memory_order_relaxed) != 1 && !wrong++)
+            first = i;
+    if (wrong)
+        printf("  exactly-once (%s): %u tasks wrong, first %u ran %u times\n", what, wrong, first,
+               (unsigned)atomic_load(&sw_once_g.hits[first]));
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(atomic_load(&sw_once_g.spawn_errors), 0);
+}
+
+static void sw_once_reset(void)
+{
+    memset(sw_once_g.t, 0, (size_t)sw_once_g.n * sizeof *sw_once_g.t);
+    for (uint32_t i = 0; i < sw_once_g.n; i++)
+        sw_once_g.t[i].idx = i;
+    memset(sw_once_g.hits, 0, sw_once_g.n);
+    atomic_store(&sw_once_g.spawn_errors, 0);
+}
+
+static void sched_case_exactly_once(unsigned cores, uint32_t n)
+{
+    sw_once_g.n = n;
+    sw_once_g.t = malloc((size_t)n * sizeof *sw_once_g.t);
+    sw_once_g.hits = malloc(n);
+    CHECK(sw_once_g.t && sw_once_g.hits);
+    if (!sw_once_g.t || !sw_once_g.hits)
+        goto out;
+
+    /* From the boot code before a run: everything goes to the global queue. */
+    sw_once_reset();
+    for (uint32_t i = 0; i < n; i++)
+        sw_once_spawn(i, sw_once_leaf);
+    SW_RUN(cores, sw_once_nop, NULL);
+    sw_once_check("boot");
+
+    /* From one task: LIFO slot, ring, overflow to the global queue. */
+    sw_once_reset();
+    SW_RUN(cores, sw_once_flat, NULL);
+    sw_once_check("one task");
+
+    /* Nested: every task spawns two. */
+    sw_once_reset();
+    SW_RUN(cores, sw_once_nested, NULL);
+    sw_once_check("nested");
+
+    /* From many cores at once. */
+    sw_once_reset();
+    SW_RUN(cores, sw_once_many, NULL);
+    sw_once_check("many cores");
+out:
+    free(sw_once_g.t);
+    free(sw_once_g.hits);
+    sw_once_g.t = NULL;
+    sw_once_g.hits = NULL;
+}
+
+/* ---- no lost wakeup: rounds of burst, drain, idle --------------------------------- */
+
+/*
+ * The entry task is the driver. Each round it puts a burst of tasks where only
+ * other cores can take them - its fork-join deque, through a group it does NOT
+ * help with - so every task needs a sleeping core to be woken (rule 1 of
+ * sched/idle.c); half the rounds the burst's tasks spawn more with hive_spawn
+ * (the LIFO/ring path). It spins until the burst is done, then until every
+ * other worker has parked again; each wait has a deadline that fails the test
+ * (and then helps, so a lost wakeup ends the test instead of hanging it).
+ */
+struct sw_wake {
+    unsigned rounds;
+    uint64_t deadline_ns;
+    atomic_ulong done;
+    unsigned long expect;
+    unsigned failures;
+    unsigned idle_timeouts;
+};
+
+static struct sw_wake sw_wake_g;
+
+struct sw_wake_task {
+    struct hive_task task;
+    struct hive_task child[3];
+};
+
+static void sw_wake_child(struct hive_task *t)
+{
+    (void)t;
+    /* relaxed: read by the driver only as a count. */
+    atomic_fetch_add_explicit(&sw_wake_g.done, 1, memory_order_relaxed);
+}
+
+static void sw_wake_leaf(struct hive_task *t)
+{
+    atomic_fetch_add_explicit(&sw_wake_g.done, 1, memory_order_relaxed);
+    (void)t;
+}
+
+static void sw_wake_fanout(struct hive_task *t)
+{
+    struct sw_wake_task *w = HIVE_CONTAINER_OF(t, struct sw_wake_task, task);
+    for (unsigned i = 0; i < 3; i++) {
+        memset(&w->child[i], 0, sizeof w->child[i]);
+        if (hive_spawn(&w->child[i], sw_wake_child) != HIVE_OK)
+            atomic_fetch_add(&sw_wake_g.done, 1000000);
+    }
+    atomic_fetch_add_explicit(&sw_wake_g.done, 1, memory_order_relaxed);
+}
+
+static bool sw_wait_until(bool (*cond)(void))
+{
+    uint64_t end = hive_port_now_ns() + sw_wake_g.deadline_ns;
+    while (!cond()) {
+        if (hive_port_now_ns() > end)
+            return false;
+        hive_port_cpu_relax();
+    }
+    return true;
+}
+
+static bool sw_burst_done(void)
+{
+    return atomic_load_explicit(&sw_wake_g.done, memory_order_relaxed) >= sw_wake_g.expect;
+}
+
+static bool sw_others_parked(void)
+{
+    /* Only the driver is awake (and it is not searching). */
+    return hive_idle_unparked(atomic_load(&hive_g.idle.state)) <= 1;
+}
+
+static void sw_wake_entry(void *p)
+{
+    (void)p;
+    enum { BURST_MAX = 16 };
+    struct sw_wake_task tasks[BURST_MAX];
+    uint32_t x = 12345;
+    for (unsigned r = 0; r < sw_wake_g.rounds; r++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        unsigned burst = 1 + x % BURST_MAX;
+        bool fan = r & 1;
+        atomic_store(&sw_wake_g.done, 0);
+        sw_wake_g.expect = fan ? burst * 4ul : burst;
+        struct hive_group g = HIVE_GROUP_INIT;
+        for (unsigned i = 0; i < burst; i++) {
+            memset(&tasks[i].task, 0, sizeof tasks[i].task);
+            hive_group_spawn(&g, &tasks[i].task, fan ? sw_wake_fanout : sw_wake_leaf);
+        }
+        bool ok = sw_wait_until(sw_burst_done);
+        if (!ok) {
+            printf("  lost wakeup? round %u: %lu of %lu tasks done after the deadline\n", r,
+                   atomic_load(&sw_wake_g.done), sw_wake_g.expect);
+            sw_wake_g.failures++;
+        }
+        hive_group_wait(&g); /* helps if they were stranded; else returns */
+        if (!ok)
+            break;
+        if (!sw_wait_until(sw_others_parked))
+            sw_wake_g.idle_timeouts++;
+    }
+}
+
+static void sched_case_no_lost_wakeup(unsigned cores, unsigned rounds, uint64_t deadline_ns)
+{
+    sw_wake_g.rounds = rounds;
+    sw_wake_g.deadline_ns = deadline_ns;
+    sw_wake_g.failures = 0;
+    sw_wake_g.idle_timeouts = 0;
+    SW_RUN(cores, sw_wake_entry, NULL);
+    CHECK_EQ(sw_wake_g.failures, 0);
+    CHECK_EQ(sw_wake_g.idle_timeouts, 0);
+}
+
+/* ---- run, return, run again; spawns between runs --------------------------------- */
+
+static atomic_uint sw_again_hits;
+
+static void sw_again_fn(void *p)
+{
+    (void)p;
+    atomic_fetch_add(&sw_again_hits, 1);
+}
+
+static void sw_again_entry(void *p)
+{
+    unsigned k = *(unsigned *)p;
+    for (unsigned i = 0; i < k; i++)
+        CHECK_EQ(hive_spawn_fn(sw_again_fn, NULL), HIVE_OK);
+}
+
+static void sched_case_run_again(unsigned cores, unsigned runs)
+{
+    for (unsigned r = 0; r < runs; r++) {
+        atomic_store(&sw_again_hits, 0);
+        /* Spawned from the boot code between runs: runs in the next one. */
+        CHECK_EQ(hive_spawn_fn(sw_again_fn, NULL), HIVE_OK);
+        unsigned k = 50 + r;
+        SW_RUN(cores, sw_again_entry, &k);
+        CHECK_EQ(atomic_load(&sw_again_hits), k + 1);
+        const struct hive_stats *s = hive_stats_last();
+        CHECK_EQ(s->cores, cores ? cores : hive_port_core_count());
+        CHECK(s->total.tasks_run >= k + 2); /* entry, the boot spawn, k spawns */
+    }
+}
+
+/* ---- every error code from the misuse that should produce it --------------------- */
+
+struct sw_err {
+    struct hive_task q1, q2;
+    unsigned pool_ok;
+    int enomem, run_nested, busy_group;
+};
+
+static void sw_err_noop_task(struct hive_task *t) { (void)t; }
+static void sw_err_noop(void *p) { (void)p; }
+
+static void sw_err_entry(void *p)
+{
+    struct sw_err *e = p;
+    /* Pool of 4 (config): 4 spawn_fn succeed, the 5th is refused. On one core
+     * nothing runs them meanwhile: this task does not return until then. */
+    for (unsigned i = 0; i < 5; i++) {
+        int rc = hive_spawn_fn(sw_err_noop, NULL);
+        if (rc == HIVE_OK)
+            e->pool_ok++;
+        else
+            e->enomem = rc;
+    }
+    struct hive_group g = HIVE_GROUP_INIT;
+    CHECK_EQ(hive_group_spawn_fn(&g, sw_err_noop, NULL), HIVE_ENOMEM);
+    CHECK_EQ(hive_group_spawn_fn(&g, NULL, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_group_spawn(NULL, &e->q2, sw_err_noop_task), HIVE_EINVAL);
+    CHECK_EQ(hive_group_spawn(&g, &e->q2, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_group_spawn(&g, NULL, sw_err_noop_task), HIVE_EINVAL);
+    CHECK_EQ(hive_group_wait(NULL), HIVE_EINVAL);
+    /* A task still queued cannot go into a group either. */
+    CHECK_EQ(hive_spawn(&e->q2, sw_err_noop_task), HIVE_OK);
+    e->busy_group = hive_group_spawn(&g, &e->q2, sw_err_noop_task);
+    CHECK_EQ(hive_spawn(&e->q2, sw_err_noop_task), HIVE_EBUSY);
+    CHECK_EQ(hive_group_wait(&g), HIVE_OK);
+    /* Nested run. */
+    e->run_nested = hive_run(sw_err_noop, NULL, NULL);
+    CHECK_EQ(hive_join(NULL, NULL, sw_err_noop, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_join(sw_err_noop, NULL, NULL, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_parallel_for(0, 10, 1, NULL, NULL), HIVE_EINVAL);
+    CHECK(hive_in_task());
+    CHECK_EQ(hive_worker_id(), 0);
+}
+
+static void sw_err_cover(size_t lo, size_t hi, void *ctx)
+{
+    (void)lo, (void)hi, (void)ctx;
+}
+
+static void sched_case_errors(void)
+{
+    struct sw_err e;
+    memset(&e, 0, sizeof e);
+    struct hive_group g = HIVE_GROUP_INIT;
+
+    CHECK_EQ(hive_spawn(NULL, sw_err_noop_task), HIVE_EINVAL);
+    CHECK_EQ(hive_spawn(&e.q1, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_spawn_fn(NULL, NULL), HIVE_EINVAL);
+    /* A task spawned twice before it ran: the second is refused. */
+    CHECK_EQ(hive_spawn(&e.q1, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_spawn(&e.q1, sw_err_noop_task), HIVE_EBUSY);
+    /* Outside task context. */
+    CHECK_EQ(hive_join(sw_err_noop, NULL, sw_err_noop, NULL), HIVE_ESTATE);
+    CHECK_EQ(hive_parallel_for(0, 10, 1, sw_err_cover, NULL), HIVE_ESTATE);
+    CHECK_EQ(hive_group_spawn(&g, &e.q2, sw_err_noop_task), HIVE_ESTATE);
+    CHECK_EQ(hive_group_spawn_fn(&g, sw_err_noop, NULL), HIVE_ESTATE);
+    CHECK_EQ(hive_group_wait(&g), HIVE_ESTATE);
+    CHECK(!hive_in_task());
+    CHECK_EQ(hive_worker_id(), -1);
+    /* Bad run arguments. */
+    struct hive_config c = {0};
+    CHECK_EQ(hive_run(NULL, NULL, NULL), HIVE_EINVAL);
+    c.cores = hive_port_core_count() + 1;
+    CHECK_EQ(hive_run(sw_err_noop, NULL, &c), HIVE_EINVAL);
+    c.cores = 1;
+    c.pool_size = HIVE_POOL_MAX + 1;
+    CHECK_EQ(hive_run(sw_err_noop, NULL, &c), HIVE_EINVAL);
+    c.pool_size = 0;
+    c.interval_min = 100;
+    c.interval_max = 10;
+    CHECK_EQ(hive_run(sw_err_noop, NULL, &c), HIVE_EINVAL);
+
+    /* In a run on one core with a pool of 4. */
+    c = (struct hive_config){0};
+    c.cores = 1;
+    c.pool_size = 4;
+    CHECK_EQ(hive_run(sw_err_entry, &e, &c), HIVE_OK);
+    CHECK_EQ(e.pool_ok, 4);
+    CHECK_EQ(e.enomem, HIVE_ENOMEM);
+    CHECK_EQ(e.run_nested, HIVE_ESTATE);
+    CHECK_EQ(e.busy_group, HIVE_EBUSY);
+    /* The refused calls changed nothing: q1 ran once and can be spawned again. */
+    CHECK_EQ(atomic_load(&e.q1.state), HIVE_TASK_IDLE);
+    CHECK_EQ(hive_spawn(&e.q1, sw_err_noop_task), HIVE_OK);
+    c.pool_size = 0;
+    CHECK_EQ(hive_run(sw_err_noop, NULL, &c), HIVE_OK);
+    CHECK_EQ(atomic_load(&e.q1.state), HIVE_TASK_IDLE);
+
+    CHECK(strcmp(hive_strerror(HIVE_OK), "HIVE_OK") == 0);
+    CHECK(strcmp(hive_strerror(HIVE_EINVAL), "HIVE_EINVAL") == 0);
+    CHECK(strcmp(hive_strerror(HIVE_EBUSY), "HIVE_EBUSY") == 0);
+    CHECK(strcmp(hive_strerror(HIVE_ENOMEM), "HIVE_ENOMEM") == 0);
+    CHECK(strcmp(hive_strerror(HIVE_ESTATE), "HIVE_ESTATE") == 0);
+    CHECK(strcmp(hive_strerror(42), "unknown") == 0);
+}
+
+#endif
