@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "kernel/console.h"
+#include "kernel/irq.h"
 #include "kernel/kernel.h"
 
 struct hive_cpu hive_cpus[HIVE_MAX_CORES];
@@ -54,6 +55,9 @@ static void cpu_setup(unsigned id)
 
 static void cpu_online(void)
 {
+    /* Interrupts on before the core counts as online: from here on its
+     * timer and its doorbell work (kernel/irq.c). */
+    hive_irq_cpu_init();
     /* release: pairs with the acquire load in hive_cpu_count(). */
     atomic_fetch_add_explicit(&cores_online, 1, memory_order_release);
 }
@@ -64,6 +68,7 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     cpu_setup(0);
     board_console_init();
     __libc_init_array();
+    hive_irq_init();
     cpu_online();
 
     cores_expected = board_start_secondaries(boot_hw_id, HIVE_MAX_CORES);

@@ -25,6 +25,8 @@
 #ifndef HIVE_KERNEL_PLATFORM_H
 #define HIVE_KERNEL_PLATFORM_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
 
@@ -73,5 +75,83 @@ noreturn void board_exit(int status);
 /* ---- kernel/, called by arch ---- */
 noreturn void hive_kernel_main(uintptr_t boot_hw_id);
 noreturn void hive_kernel_secondary(unsigned id);
+
+/* ==== Interrupts, the per-core timer, parking (issue 5) ====================
+ *
+ * Who does what. The arch owns its trap path and the interrupt controller's
+ * claim/complete loop (riscv64: scause, then the PLIC; aarch64: the GIC
+ * acknowledge/EOI). It reduces every interrupt to one canonical source and
+ * calls hive_kernel_irq(source) for it, with interrupts masked, on a stack
+ * of its own; the kernel (kernel/irq.c, kernel/timer.c) does the rest. A
+ * board says where its controller lives and what its timer is (riscv64:
+ * Sstc or the SBI timer).
+ *
+ * Boot: hive_kernel_main calls arch_irq_init() once on the boot core before
+ * starting the others, and every core calls arch_irq_init_cpu() and then
+ * arch_irq_unmask() before it runs main() or waits for work.
+ */
+/* Canonical sources: a device line is its controller's own number (PLIC
+ * source id; GIC INTID, SPIs from 32), always >= 0. */
+#define HIVE_IRQ_DOORBELL (-1)  /* the wake IPI (SBI IPI: SSIP; GIC SGI) */
+#define HIVE_IRQ_TIMER    (-2)  /* this core's one-shot timer */
+
+/* ---- arch/<arch> ---- */
+
+/* Boot core, once, interrupts masked: the controller's shared state (PLIC
+ * priorities, GIC distributor); every device line disabled. */
+void arch_irq_init(void);
+/* Every core, itself, masked: its controller interface, its doorbell
+ * enabled, its timer off. Leaves interrupts masked. */
+void arch_irq_init_cpu(void);
+/* Let interrupts in on this core (sstatus.SIE, DAIF.I). */
+void arch_irq_unmask(void);
+/* Raise HIVE_IRQ_DOORBELL on exactly `core` (never a broadcast). Stays
+ * pending while the core has interrupts masked, and then still ends a WFI. */
+void arch_irq_doorbell(unsigned core);
+/* Enable (on) or disable device line irq, delivered to `core` only. Returns
+ * 0, or -1 if irq is not a device line this controller can route. */
+int arch_irq_route(unsigned irq, unsigned core, bool on);
+/*
+ * This core's one-shot timer: HIVE_IRQ_TIMER once arch_counter() >= deadline
+ * (counter ticks; a deadline already past fires at once). UINT64_MAX: off.
+ * A new call replaces the old deadline. The source stays asserted until the
+ * next call, so the kernel calls this from every HIVE_IRQ_TIMER it handles.
+ */
+void arch_timer_set(uint64_t deadline);
+/*
+ * Parking, phase 1 (shallow): wait briefly for *word to change from `seen`,
+ * woken by a store to it (aarch64: LDAXR arms the exclusive monitor, WFE;
+ * bounded by the event stream). Returns false at once if the arch has no
+ * such wait (riscv64 without Zawrs), true after a wait that may or may not
+ * have seen a change. Interrupts may be masked or not.
+ */
+bool arch_park_shallow(atomic_uint *word, unsigned seen);
+/*
+ * Parking, phase 2 (deep): with interrupts masked by the caller, sleep until
+ * an interrupt is pending on this core (doorbell, timer, device), then
+ * return still masked; spurious returns allowed. WFI on both architectures:
+ * a pending interrupt ends it even while masked, which is what makes
+ * "mask, check, WFI, unmask" race-free (kernel/port.c).
+ */
+void arch_park_deep(void);
+
+/* ---- boards/<board> ---- */
+
+/*
+ * A device interrupt that software can raise again and again, for tests of
+ * the device path (QEMU virt riscv64: the goldfish RTC's alarm). Returns its
+ * line, or -1 if the board has none. raise: make it fire soon, once; ack:
+ * from its handler, quiet the device (before the arch completes the line).
+ */
+int board_test_irq(void);
+void board_test_irq_raise(void);
+void board_test_irq_ack(void);
+
+/* ---- kernel/, called by the arch's interrupt path ---- */
+
+/* Handle one claimed source on this core, interrupts masked. For
+ * HIVE_IRQ_TIMER the kernel re-arms (or turns off) the timer before it
+ * returns; for a device line the arch completes it afterwards. */
+void hive_kernel_irq(int source);
 
 #endif

@@ -1,12 +1,14 @@
 /*
  * sched/port.h on bare metal: the scheduler's view of a core, built from the
- * arch layer. Parking here is the first version (a pending-wake flag plus
- * arch_idle_wait); timer-bounded, interrupt-driven parking replaces it.
+ * arch layer. Parking sleeps the core in hardware until a doorbell IPI or its
+ * timer (see "Parking" below).
  */
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "kernel/irq.h"
 #include "kernel/kernel.h"
+#include "kernel/timer.h"
 #include "sched/port.h"
 
 unsigned hive_port_core_id(void) { return hive_cpu_id(); }
@@ -22,24 +24,126 @@ uint64_t hive_port_now_ns(void)
     return c / hz * 1000000000u + c % hz * 1000000000u / hz;
 }
 
-static atomic_bool wake_pending[HIVE_MAX_CORES];
+/*
+ * Parking.
+ *
+ * hive_port_wait first waits shallowly (phase 1): for up to PARK_SHALLOW_NS
+ * it watches its wake word with arch_park_shallow - WFE on aarch64, woken by
+ * the waker's store, bounded by the event stream. riscv64 has no phase 1
+ * (no WFE; Zawrs, its equivalent, is absent on QEMU): arch_park_shallow
+ * returns false at once. Phase 2 sleeps deeply (WFI) until an interrupt:
+ * the doorbell of hive_port_wake, or the core's timer, armed for the
+ * timeout - so even a bounded park is a sleep, never a spin.
+ *
+ * Why no wake is lost. The deep sleep runs with interrupts masked:
+ *     waiter: sleeping = 1; if (!wake) WFI; sleeping = 0; unmask
+ *     waker:  wake = 1;     if (sleeping) doorbell
+ * Both sides store, then load the other's word, all seq_cst, so at least one
+ * sees the other's store (no total order puts both loads before both
+ * stores). If the waiter sees wake, it does not sleep. If the waker sees
+ * sleeping, it rings, and the doorbell stays pending until the waiter takes
+ * it: WFI returns at once on a pending interrupt even while masked (both
+ * architectures, and QEMU), and masked, the doorbell cannot be taken - and
+ * spent - between the check and the WFI. A waker that sees sleeping == 0
+ * needs no doorbell: the waiter has yet to check wake, or is awake and
+ * checks again before it sleeps. The doorbell's interrupt is taken at the
+ * unmask that follows the WFI; its handler has nothing left to do.
+ *
+ * Only the core that is woken gets an interrupt (arch_irq_doorbell targets
+ * one core), only when it announced that it sleeps, and only from the waker
+ * that turned its wake word from 0 to 1 - later wakers find it set, and the
+ * one that set it already rang if needed. So there are no IPI storms.
+ */
+#define PARK_SHALLOW_NS 20000u
+
+struct park {
+    _Alignas(64) atomic_uint wake;  /* a wake is pending (one at most) */
+    atomic_uint sleeping;           /* deep sleep announced: wakers must ring */
+};
+
+static struct park parks[HIVE_MAX_CORES];
+
+bool hive_park_spin;
+
+/* The contrast build of apps/idle: poll the wake word, never sleep. */
+static void wait_spinning(struct park *p, uint64_t deadline)
+{
+    while (!atomic_exchange(&p->wake, 0) && hive_port_now_ns() < deadline)
+        arch_cpu_relax();
+}
 
 void hive_port_wait(uint64_t timeout_ns)
 {
-    unsigned me = hive_cpu_id();
-    uint64_t deadline = timeout_ns ? hive_port_now_ns() + timeout_ns : UINT64_MAX;
-    /* acq_rel exchange: consumes a wake and pairs with the release store in
-     * hive_port_wake, so what the waker wrote before waking us is visible. */
-    while (!atomic_exchange_explicit(&wake_pending[me], false, memory_order_acq_rel)) {
-        if (hive_port_now_ns() >= deadline)
-            return;
-        arch_idle_wait();
+    struct park *p = &parks[hive_cpu_id()];
+    uint64_t now = hive_port_now_ns();
+    uint64_t deadline = timeout_ns ? hive_deadline_after(now, timeout_ns) : UINT64_MAX;
+    if (hive_park_spin) {
+        wait_spinning(p, deadline);
+        return;
     }
+
+    uint64_t shallow_end = hive_deadline_after(now, PARK_SHALLOW_NS);
+    /* relaxed: a hint to stop waiting early; the exchange below consumes. */
+    while (!atomic_load_explicit(&p->wake, memory_order_relaxed) &&
+           arch_park_shallow(&p->wake, 0) && hive_port_now_ns() < shallow_end)
+        ;
+
+    if (timeout_ns)
+        hive_timer_park_until(deadline);
+    unsigned long irq = arch_irq_save();
+    while (!atomic_exchange(&p->wake, 0) && hive_port_now_ns() < deadline) {
+        atomic_store(&p->sleeping, 1);
+        if (!atomic_load(&p->wake))
+            arch_park_deep();
+        /* relaxed: a stale 1 seen by a waker costs one spare doorbell; the
+         * seq_cst store of 1 above is what the argument relies on. */
+        atomic_store_explicit(&p->sleeping, 0, memory_order_relaxed);
+        /* Take whatever ended the sleep (doorbell, timer, device). */
+        arch_irq_restore(irq);
+        irq = arch_irq_save();
+    }
+    arch_irq_restore(irq);
+    if (timeout_ns)
+        hive_timer_park_until(UINT64_MAX);
 }
 
 void hive_port_wake(unsigned core)
 {
-    /* release: pairs with the acq_rel exchange in hive_port_wait. */
-    atomic_store_explicit(&wake_pending[core], true, memory_order_release);
-    arch_idle_wake(core);
+    struct park *p = &parks[core];
+    if (atomic_exchange(&p->wake, 1))
+        return; /* already pending: whoever set it rang if needed */
+    if (atomic_load(&p->sleeping))
+        arch_irq_doorbell(core);
+}
+
+/* The interrupt layer's per-core handler depth (kernel/irq.c), which
+ * hive_kernel_irq raises around every handler it calls. */
+bool hive_port_in_interrupt(void) { return hive_in_interrupt(); }
+
+/* hive_port_run_on_cores: hive_smp_call_all on every online core, where the
+ * cores from ncores up return at once. */
+static void (*run_fn)(void *);
+static void *run_arg;
+static unsigned run_cores;
+
+static void run_on_core(void *unused)
+{
+    (void)unused;
+    if (hive_cpu_id() < run_cores)
+        run_fn(run_arg);
+}
+
+void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
+{
+    /* Published to the other cores by hive_smp_call_all's release. One
+     * hive_run at a time, so one caller at a time. */
+    run_fn = fn;
+    run_arg = arg;
+    run_cores = ncores;
+    hive_smp_call_all(run_on_core, NULL);
+}
+
+_Noreturn void hive_port_panic(const char *msg)
+{
+    hive_panic("%s", msg);
 }

@@ -1,4 +1,6 @@
 /* The per-core arch_* services of kernel/platform.h on RV64 S-mode. */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "csr.h"
@@ -51,30 +53,33 @@ uint64_t arch_counter_hz(void)
 }
 
 /*
- * Why no wake is lost: arch_idle_wake sets SSIP on the target after its
- * caller's wake flag (fence in arch_idle_wake, then the firmware's own
- * ordering). SSIP stays pending until we clear it here, and WFI returns at
- * once while sip & sie is non-zero, whether the IPI came before the WFI or
- * during it. We clear SSIP only after waking; an IPI that lands between the
- * WFI and the clear is swallowed, but its flag was already visible, and every
- * caller re-checks its condition after we return. SIE stays clear throughout,
- * so the pending interrupt never traps; SSIE is enabled only for the WFI.
+ * The kernel's plain event (kernel/smp.c's idle secondaries): a flag per core
+ * and the doorbell. Why no wake is lost: the flag is set before the IPI, and
+ * the wait looks at it with interrupts masked before its WFI. A wake that
+ * came earlier left the flag set; one that comes after the check leaves
+ * SSIP pending, which ends the WFI even while masked (and, once unmasked,
+ * the interrupt path clears it). Spurious returns (any other interrupt) are
+ * allowed: every caller re-checks its condition.
  */
+static atomic_bool idle_event[HIVE_MAX_CORES];
+
 void arch_idle_wait(void)
 {
+    unsigned me = hive_cpu_id();
     unsigned long irq = arch_irq_save();
-    csr_set(sie, SIP_SSIP);
-    __asm__ volatile("wfi" : : : "memory");
-    csr_clear(sie, SIP_SSIP);
-    csr_clear(sip, SIP_SSIP);
+    if (!atomic_exchange(&idle_event[me], false)) {
+        csr_set(sie, SIP_SSIP);     /* needed before arch_irq_init_cpu only */
+        __asm__ volatile("wfi" : : : "memory");
+    }
+    if (!(irq & SSTATUS_SIE))
+        csr_clear(sip, SIP_SSIP);   /* masked caller: nobody else will */
     arch_irq_restore(irq);
 }
 
 void arch_idle_wake(unsigned core)
 {
-    /* The caller's wake flag must be visible before the IPI that announces it. */
-    __asm__ volatile("fence rw, rw" : : : "memory");
-    sbi_send_ipi(1, hive_cpus[core].hw_id);
+    atomic_store(&idle_event[core], true);
+    arch_irq_doorbell(core);
 }
 
 noreturn void arch_halt(void)

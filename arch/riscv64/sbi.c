@@ -1,8 +1,11 @@
 /* SBI calls: ecall into OpenSBI with EID in a7, FID in a6 (SBI spec, ch. 3). */
+#include <stdint.h>
+
 #include "sbi.h"
 
 #define EID_HSM 0x48534DUL  /* "HSM" */
 #define EID_IPI 0x735049UL  /* "sPI" */
+#define EID_TIME 0x54494D45UL /* "TIME" */
 
 static struct sbi_ret sbi_call(unsigned long eid, unsigned long fid, unsigned long arg0,
                                unsigned long arg1, unsigned long arg2)
@@ -36,4 +39,9 @@ struct sbi_ret sbi_hart_get_status(unsigned long hartid)
 struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base)
 {
     return sbi_call(EID_IPI, 0, hart_mask, hart_mask_base, 0);
+}
+
+struct sbi_ret sbi_set_timer(uint64_t stime)
+{
+    return sbi_call(EID_TIME, 0, stime, 0, 0);
 }

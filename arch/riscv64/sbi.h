@@ -2,6 +2,8 @@
 #ifndef HIVE_RISCV64_SBI_H
 #define HIVE_RISCV64_SBI_H
 
+#include <stdint.h>
+
 struct sbi_ret {
     long error;         /* SBI_SUCCESS or a negative SBI_ERR_* */
     long value;
@@ -17,5 +19,8 @@ struct sbi_ret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
                               unsigned long opaque);
 struct sbi_ret sbi_hart_get_status(unsigned long hartid);
 struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base);
+/* One-shot supervisor timer for the calling hart (STIP at time >= stime);
+ * clears a pending STIP. UINT64_MAX: never. */
+struct sbi_ret sbi_set_timer(uint64_t stime);
 
 #endif

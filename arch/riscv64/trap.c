@@ -1,6 +1,7 @@
 /*
- * Every trap is fatal for now (S-mode interrupts stay masked): say which
- * hart, why and where, dump the registers, and stop the system non-zero.
+ * Every fault is fatal (interrupts go to irq.c instead, see trap.S): say
+ * which hart, why and where, dump the registers, and stop the system
+ * non-zero.
  */
 #include <stdatomic.h>
 #include <stdbool.h>

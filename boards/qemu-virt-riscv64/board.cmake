@@ -4,3 +4,8 @@ set(HIVE_MAX_CORES 8)
 set(HIVE_LINKER_SCRIPT ${HIVE_ROOT}/linker/qemu-virt-riscv64.ld)
 # The time CSR's rate: the device tree's timebase-frequency on QEMU virt.
 set(HIVE_TIMEBASE_HZ 10000000)
+# QEMU 7.2's harts have Sstc (stimecmp) and OpenSBI 1.1 lets S-mode use it.
+# OFF: the SBI timer (what a hart without Sstc, e.g. sifive_u's, needs).
+set(HIVE_RISCV_SSTC ON CACHE BOOL "Program the timer through stimecmp (Sstc) rather than SBI")
+# PLIC sources on QEMU 7.2 virt (VIRT_IRQCHIP_NUM_SOURCES): ids 1..52.
+set(HIVE_IRQ_LINES 53)

@@ -1,0 +1,111 @@
+/*
+ * Interrupts on RV64 S-mode: the kernel/platform.h interrupt section, and the
+ * C half of trap.S's interrupt path.
+ *
+ * Three sources reach S-mode, each with its bit in sie/sip:
+ *  - SSIP, the doorbell: another hart's SBI send_ipi (OpenSBI raises SSIP on
+ *    the target). Software-writable, so we clear it ourselves.
+ *  - STIP, the timer: with Sstc (the board says so), the hart compares time
+ *    with stimecmp itself and STIP follows; otherwise OpenSBI does it for us
+ *    behind sbi_set_timer. Either way only a new deadline clears it.
+ *  - SEIP, external: the PLIC has a device line for this hart's context.
+ */
+#include <stdint.h>
+
+#include "csr.h"
+#include "kernel/kernel.h"
+#include "layout.h"
+#include "plic.h"
+#include "sbi.h"
+
+#ifndef HIVE_RISCV_SSTC
+#error "HIVE_RISCV_SSTC (does the hart have stimecmp?) comes from boards/<board>/board.cmake"
+#endif
+
+void riscv_interrupt(void);
+
+/* Each core's PLIC context, looked up once. */
+static unsigned plic_ctx[HIVE_MAX_CORES];
+
+void arch_irq_init(void)
+{
+    plic_init();
+}
+
+void arch_irq_init_cpu(void)
+{
+    unsigned me = hive_cpu_id();
+    plic_ctx[me] = riscv_board_plic_context(hive_cpus[me].hw_id);
+    plic_init_context(plic_ctx[me]);
+    arch_timer_set(UINT64_MAX);
+    csr_clear(sip, SIP_SSIP);   /* a doorbell from before we listened */
+    csr_set(sie, SIP_SSIP | SIP_STIP | SIP_SEIP);
+}
+
+void arch_irq_unmask(void)
+{
+    csr_set(sstatus, SSTATUS_SIE);
+}
+
+void arch_irq_doorbell(unsigned core)
+{
+    /* The waker's stores (its wake word) are visible before the IPI. */
+    __asm__ volatile("fence rw, rw" : : : "memory");
+    sbi_send_ipi(1, hive_cpus[core].hw_id);
+}
+
+int arch_irq_route(unsigned irq, unsigned core, bool on)
+{
+    return plic_route(irq, core, on);
+}
+
+void arch_timer_set(uint64_t deadline)
+{
+#if HIVE_RISCV_SSTC
+    /* stimecmp is CSR 0x14d (Sstc); by number for older assemblers. */
+    __asm__ volatile("csrw 0x14d, %0" : : "r"(deadline) : "memory");
+#else
+    sbi_set_timer(deadline);
+#endif
+}
+
+bool arch_park_shallow(atomic_uint *word, unsigned seen)
+{
+    /* No WFE on RISC-V. Zawrs (lr.w on the word, then wrs.nto) would be
+     * the equivalent; QEMU 7.2's harts do not have it. */
+    (void)word, (void)seen;
+    return false;
+}
+
+void arch_park_deep(void)
+{
+    /* Ends when sip & sie is non-zero, whatever sstatus.SIE says. */
+    __asm__ volatile("wfi" : : : "memory");
+}
+
+/*
+ * trap.S calls this for every interrupt, masked, on this hart's trap stack.
+ * Handle everything pending before returning: one trap for a burst.
+ */
+void riscv_interrupt(void)
+{
+    unsigned ctx = plic_ctx[hive_cpu_id()];
+    for (;;) {
+        unsigned long pending = csr_read(sip) & csr_read(sie);
+        if (pending & SIP_SSIP) {
+            /* Cleared before handling: a doorbell sent meanwhile stays pending. */
+            csr_clear(sip, SIP_SSIP);
+            hive_kernel_irq(HIVE_IRQ_DOORBELL);
+        } else if (pending & SIP_STIP) {
+            hive_kernel_irq(HIVE_IRQ_TIMER);    /* re-arms: clears STIP */
+        } else if (pending & SIP_SEIP) {
+            unsigned src = plic_claim(ctx);
+            if (src == 0)
+                return;     /* taken back before we claimed it */
+            hive_kernel_irq((int)src);
+            plic_complete(ctx, src);
+        } else {
+            return;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/*
+ * Device interrupts for firmware (bare-metal boards only).
+ *
+ *   static void on_rx(unsigned irq, void *dev) { quiet(dev); hive_spawn_fn(drain, dev); }
+ *   hive_irq_attach(UART_IRQ, on_rx, &uart);
+ *
+ * A handler runs in interrupt context, interrupts masked, on the core that
+ * attached it (the line is routed to that core alone). It may call
+ * hive_spawn, hive_spawn_fn (from a handler they go to the global injection
+ * queue, which is interrupt-safe) and hive_after; it must not wait (no join,
+ * group or run). It must quiet its device before returning: a line that is
+ * still asserted fires again.
+ */
+#ifndef HIVE_IRQ_H
+#define HIVE_IRQ_H
+
+#include <stdbool.h>
+
+#include "hive/hive.h"
+
+typedef void hive_irq_handler(unsigned irq, void *arg);
+
+/*
+ * Route device line irq (the controller's own number: PLIC source id on
+ * riscv64, GIC INTID on aarch64) to the calling core and run handler(irq,
+ * arg) on every interrupt from it.
+ *   HIVE_EINVAL  handler is NULL, or irq is not a device line of this board.
+ *   HIVE_EBUSY   irq already has a handler.
+ */
+int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
+
+/*
+ * Disable irq and forget its handler. Called from another core than the one
+ * the line was routed to, a handler already running there may finish after
+ * this returns.
+ *   HIVE_EINVAL  irq has no handler.
+ */
+int hive_irq_detach(unsigned irq);
+
+/* True while the calling core runs an interrupt handler. */
+bool hive_in_interrupt(void);
+
+#endif

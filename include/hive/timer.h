@@ -1,0 +1,42 @@
+/*
+ * Time and one-shot timers (bare-metal boards only).
+ *
+ * Each core keeps its own timers: a timer lives on the core that set it and
+ * fires in that core's timer interrupt, whatever the core is doing (running
+ * a task, parked in a deep sleep). The timers of one core fire in deadline
+ * order, equal deadlines in the order they were set; none fires before its
+ * deadline by hive_now_ns(). Each core holds at most HIVE_TIMERS_PER_CORE
+ * pending timers (a static pool; a full pool is an error, never a drop).
+ */
+#ifndef HIVE_TIMER_H
+#define HIVE_TIMER_H
+
+#include <stdint.h>
+
+#include "hive/hive.h"
+
+#define HIVE_TIMERS_PER_CORE 256
+
+/* Monotonic nanoseconds, the same clock on every core. */
+uint64_t hive_now_ns(void);
+
+/*
+ * In ns nanoseconds, hive_spawn(task, fn) from the timer interrupt of the
+ * calling core: the task then runs like any spawned from outside a task
+ * (global queue). The task must not be spawned by anyone else meanwhile (its
+ * timer's spawn would fail, which stops the system with a panic).
+ *   HIVE_EINVAL  task or fn is NULL.
+ *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers.
+ *   HIVE_ESTATE  the board has no timer interrupt (yet).
+ */
+int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task));
+
+/*
+ * In ns nanoseconds, fn(arg) itself in the timer interrupt of the calling
+ * core (interrupt context: see hive/irq.h for what it may do).
+ *   HIVE_EINVAL  fn is NULL.
+ *   HIVE_ENOMEM, HIVE_ESTATE  as for hive_after.
+ */
+int hive_after_irq(uint64_t ns, void (*fn)(void *arg), void *arg);
+
+#endif

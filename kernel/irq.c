@@ -1,0 +1,143 @@
+/*
+ * The dispatcher: the arch's interrupt path claims a source from its
+ * controller and hands it to hive_kernel_irq(), which counts it, marks the
+ * core as in interrupt context and calls whoever owns the source - nobody
+ * for the doorbell, the timer queue (kernel/timer.c) for the timer, the
+ * attached handler for a device line. The arch completes the line after.
+ */
+#include <stdatomic.h>
+
+#include "kernel/irq.h"
+#include "kernel/kernel.h"
+#include "kernel/timer.h"
+#include "sched/spinlock.h"
+
+struct irq_line {
+    _Atomic(hive_irq_handler *) fn;
+    void *arg;
+    unsigned core;
+};
+
+/* Per core, written only by that core. */
+struct irq_core {
+    _Alignas(64) _Atomic uint64_t n[4];    /* counts, by source kind */
+    unsigned depth;                         /* handlers running (0 or 1) */
+};
+
+static struct irq_line lines[HIVE_IRQ_LINES];
+static struct irq_core cores[HIVE_MAX_CORES];
+/* Serialises attach/detach (never taken in interrupt context). */
+static struct hive_spinlock attach_lock = HIVE_SPINLOCK_INIT;
+
+enum { C_DOORBELL, C_TIMER, C_DEVICE, C_UNHANDLED };
+
+static void count(unsigned what)
+{
+    /* relaxed: a statistic; readers want a recent value, not an ordering. */
+    atomic_fetch_add_explicit(&cores[hive_cpu_id()].n[what], 1, memory_order_relaxed);
+}
+
+void hive_irq_init(void)
+{
+    arch_irq_init();
+}
+
+void hive_irq_cpu_init(void)
+{
+    hive_timer_cpu_init();
+    arch_irq_init_cpu();
+    arch_irq_unmask();
+}
+
+static void device(unsigned irq)
+{
+    if (irq < HIVE_IRQ_LINES) {
+        /* acquire: pairs with the release store in hive_irq_attach, so the
+         * handler's arg is the one attached with it. */
+        hive_irq_handler *fn = atomic_load_explicit(&lines[irq].fn, memory_order_acquire);
+        if (fn) {
+            count(C_DEVICE);
+            fn(irq, lines[irq].arg);
+            return;
+        }
+    }
+    /* Nobody wants it (detached meanwhile, or never routed here): turn it
+     * off, or a level-triggered line would fire for ever. */
+    count(C_UNHANDLED);
+    arch_irq_route(irq, hive_cpu_id(), false);
+}
+
+void hive_kernel_irq(int source)
+{
+    struct irq_core *c = &cores[hive_cpu_id()];
+    c->depth++;
+    if (source == HIVE_IRQ_DOORBELL) {
+        /* Nothing to do: taking it was its whole purpose (it ended a WFI,
+         * or made a core that was about to sleep look again). */
+        count(C_DOORBELL);
+    } else if (source == HIVE_IRQ_TIMER) {
+        count(C_TIMER);
+        hive_timer_irq();
+    } else {
+        device((unsigned)source);
+    }
+    c->depth--;
+}
+
+int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
+{
+    if (!handler || irq >= HIVE_IRQ_LINES)
+        return HIVE_EINVAL;
+    int err = HIVE_OK;
+    hive_spin_lock_raw(&attach_lock);
+    /* relaxed: attach_lock orders every writer of fn. */
+    if (atomic_load_explicit(&lines[irq].fn, memory_order_relaxed)) {
+        err = HIVE_EBUSY;
+    } else {
+        lines[irq].arg = arg;
+        lines[irq].core = hive_cpu_id();
+        /* release: pairs with the acquire load in device(). Before the
+         * route, so the first interrupt finds its handler. */
+        atomic_store_explicit(&lines[irq].fn, handler, memory_order_release);
+        if (arch_irq_route(irq, lines[irq].core, true) != 0) {
+            atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed); /* never routed */
+            err = HIVE_EINVAL;
+        }
+    }
+    hive_spin_unlock_raw(&attach_lock);
+    return err;
+}
+
+int hive_irq_detach(unsigned irq)
+{
+    if (irq >= HIVE_IRQ_LINES)
+        return HIVE_EINVAL;
+    int err = HIVE_OK;
+    hive_spin_lock_raw(&attach_lock);
+    /* relaxed: attach_lock orders every writer of fn. */
+    if (!atomic_load_explicit(&lines[irq].fn, memory_order_relaxed)) {
+        err = HIVE_EINVAL;
+    } else {
+        /* Line off first, so no new interrupt looks for the handler. */
+        arch_irq_route(irq, lines[irq].core, false);
+        atomic_store(&lines[irq].fn, NULL);
+    }
+    hive_spin_unlock_raw(&attach_lock);
+    return err;
+}
+
+bool hive_in_interrupt(void)
+{
+    /* Plain access: only this core writes its depth, and an interrupt
+     * always puts it back before the code it interrupted runs again. */
+    return cores[hive_cpu_id()].depth != 0;
+}
+
+void hive_irq_counts(unsigned core, struct hive_irq_counts *out)
+{
+    /* relaxed: statistics (see count()). */
+    out->doorbells = atomic_load_explicit(&cores[core].n[C_DOORBELL], memory_order_relaxed);
+    out->timers = atomic_load_explicit(&cores[core].n[C_TIMER], memory_order_relaxed);
+    out->devices = atomic_load_explicit(&cores[core].n[C_DEVICE], memory_order_relaxed);
+    out->unhandled = atomic_load_explicit(&cores[core].n[C_UNHANDLED], memory_order_relaxed);
+}

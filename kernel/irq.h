@@ -1,0 +1,40 @@
+/*
+ * The common interrupt layer (kernel/irq.c): bring-up, the dispatcher the
+ * arch calls (hive_kernel_irq, kernel/platform.h), device handlers
+ * (include/hive/irq.h) and per-core counts for tests and figures.
+ */
+#ifndef HIVE_KERNEL_IRQ_H
+#define HIVE_KERNEL_IRQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hive/irq.h"
+
+/* Device lines the handler table covers; a board may say fewer. */
+#ifndef HIVE_IRQ_LINES
+#define HIVE_IRQ_LINES 1024
+#endif
+
+/* Boot core, once, before the other cores start. */
+void hive_irq_init(void);
+/* Every core, before main() or the wait for work: set up, then unmask. */
+void hive_irq_cpu_init(void);
+
+/* What one core's interrupt path has handled so far. */
+struct hive_irq_counts {
+    uint64_t doorbells;     /* HIVE_IRQ_DOORBELL */
+    uint64_t timers;        /* HIVE_IRQ_TIMER */
+    uint64_t devices;       /* device lines with a handler */
+    uint64_t unhandled;     /* device lines without one (then disabled) */
+};
+void hive_irq_counts(unsigned core, struct hive_irq_counts *out);
+
+/* True on a board running on kernel/irq_none.c's stand-ins (no interrupts). */
+extern bool hive_irq_stand_in;
+
+/* Park by polling the wake word instead of sleeping (kernel/port.c): only
+ * to measure what the deep sleep saves (apps/idle_spin). */
+extern bool hive_park_spin;
+
+#endif

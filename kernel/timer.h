@@ -1,0 +1,45 @@
+/*
+ * The per-core timer queue (kernel/timer.c): what hive_after and the park
+ * timeout are built on.
+ */
+#ifndef HIVE_KERNEL_TIMER_H
+#define HIVE_KERNEL_TIMER_H
+
+#include <stdint.h>
+
+#include "hive/hive.h"
+
+/* What a timer does when it fires: fire(fn, arg), in the timer interrupt.
+ * The union lets one queue entry carry either kind of callback without
+ * casting function pointers to data pointers. */
+union hive_timer_fn {
+    void (*call)(void *arg);
+    void (*task)(struct hive_task *task);
+};
+typedef void hive_timer_fire(union hive_timer_fn fn, void *arg);
+
+/*
+ * Queue fire(fn, arg) on the calling core for when hive_now_ns() >=
+ * deadline_ns. HIVE_OK, HIVE_EINVAL (fire is NULL), HIVE_ENOMEM (this
+ * core's HIVE_TIMERS_PER_CORE entries are all in use) or HIVE_ESTATE (the
+ * board has no timer interrupt yet: kernel/irq_none.c). Any context.
+ */
+int hive_timer_add(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer_fn fn, void *arg);
+
+/*
+ * The calling core's park deadline: the timer also fires at deadline_ns
+ * (UINT64_MAX: none), ending a deep sleep. Its interrupt runs no callback.
+ */
+void hive_timer_park_until(uint64_t deadline_ns);
+
+/* deadline + ns, saturating (UINT64_MAX stays "never"). */
+static inline uint64_t hive_deadline_after(uint64_t now, uint64_t ns)
+{
+    return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
+}
+
+/* kernel/irq.c: set-up of this core's queue, and its timer interrupt. */
+void hive_timer_cpu_init(void);
+void hive_timer_irq(void);
+
+#endif
