@@ -1,43 +1,34 @@
 /*
- * idle: every core has nothing to do for 2 s of guest time, then one timer
- * ends the run and the image prints "idle: ok". What it is for: measuring
+ * idle: a run with nothing to do for 2 s of guest time. Its first task only
+ * sets a 2 s hive_after and returns; every worker parks; the timer's task
+ * ends the run, and the image prints "idle: ok". What it is for: measuring
  * what an idle hive costs the host (QEMU's CPU time), with the cores parked
  * in a deep sleep (idle) or, for contrast, parking by spinning (idle_spin,
  * built from this file with IDLE_SPIN).
  */
-#include <stdatomic.h>
 #include <stdio.h>
 
-#include "hive/timer.h"
+#include "hive/hive.h"
 #include "kernel/irq.h"
-#include "kernel/kernel.h"
-#include "sched/port.h"
 
 #define IDLE_NS 2000000000u
 
-static atomic_bool done;
-static atomic_uint back;
-static unsigned returns[HIVE_MAX_CORES];
+static struct hive_task end;
+static uint64_t started, ended;
 
-static void end_of_idle(void *arg)
+static void end_fn(struct hive_task *t)
 {
-    (void)arg;
-    atomic_store(&done, true);
-    for (unsigned c = 0; c < hive_cpu_count(); c++)
-        hive_port_wake(c);
+    (void)t;
+    ended = hive_now_ns();
 }
 
-static void park(void *arg)
+static void entry(void *arg)
 {
     (void)arg;
-    unsigned me = hive_cpu_id();
-    if (me == 0 && hive_after_irq(IDLE_NS, end_of_idle, NULL) != HIVE_OK)
-        hive_panic("idle: no timer");
-    while (!atomic_load(&done)) {
-        hive_port_wait(0);
-        returns[me]++;
-    }
-    atomic_fetch_add(&back, 1);
+    started = hive_now_ns();
+    int err = hive_after(IDLE_NS, &end, end_fn);
+    if (err != HIVE_OK)
+        printf("idle: hive_after failed (%s)\n", hive_strerror(err));
 }
 
 int main(void)
@@ -45,21 +36,18 @@ int main(void)
 #ifdef IDLE_SPIN
     hive_park_spin = true;
 #endif
-    unsigned n = hive_cpu_count();
-    printf("idle: %u cores parked for %u ms (%s)\n", n, IDLE_NS / 1000000u,
-           hive_park_spin ? "spinning" : "deep sleep");
-    uint64_t t0 = hive_now_ns();
-    hive_smp_call_all(park, NULL);
-    uint64_t took = hive_now_ns() - t0;
-    unsigned wakeups = 0;
-    for (unsigned c = 0; c < n; c++)
-        wakeups += returns[c];
-    if (atomic_load(&back) != n || took < IDLE_NS) {
-        printf("idle: FAILED back=%u of %u after %lu ns\n", atomic_load(&back), n,
-               (unsigned long)took);
+    printf("idle: every core idle for %u ms (%s)\n", IDLE_NS / 1000000u,
+           hive_park_spin ? "parking by spinning" : "parked in deep sleep");
+    int err = hive_run(entry, NULL, NULL);
+    const struct hive_stats *s = hive_stats_last();
+    uint64_t parks = 0;
+    for (unsigned c = 0; c < s->cores; c++)
+        parks += s->core[c].parks;
+    if (err != HIVE_OK || ended - started < IDLE_NS) {
+        printf("idle: FAILED err=%d idle for %lu ns\n", err, (unsigned long)(ended - started));
         return 1;
     }
-    printf("idle: ok cores=%u guest_ms=%lu wakeups=%u\n", n, (unsigned long)(took / 1000000u),
-           wakeups);
+    printf("idle: ok cores=%u guest_ms=%lu parks=%lu\n", s->cores,
+           (unsigned long)((ended - started) / 1000000u), (unsigned long)parks);
     return 0;
 }

@@ -206,4 +206,9 @@ const struct hive_stats *hive_stats_last(void);
 /* Print s as a table (one row per core and a total row) with printf. */
 void hive_stats_print(const struct hive_stats *s);
 
+/* ---- interrupts and timers (bare-metal boards) ------------------------------ */
+
+#include "hive/irq.h"   /* hive_irq_attach, hive_in_interrupt */
+#include "hive/timer.h" /* hive_now_ns, hive_after */
+
 #endif

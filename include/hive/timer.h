@@ -21,11 +21,13 @@
 uint64_t hive_now_ns(void);
 
 /*
- * In ns nanoseconds, hive_spawn(task, fn) from the timer interrupt of the
- * calling core: the task then runs like any spawned from outside a task
- * (global queue). The task must not be spawned by anyone else meanwhile (its
- * timer's spawn would fail, which stops the system with a panic).
+ * Spawn task (to run fn(task)) in ns nanoseconds: from the timer interrupt
+ * of the calling core it goes to the global queue, like any spawn from
+ * outside a task, and wakes a parked core. The task counts as spawned from
+ * the call on: it is queued (a second spawn fails with HIVE_EBUSY) and the
+ * current run - or the next, outside a run - lasts until it has run.
  *   HIVE_EINVAL  task or fn is NULL.
+ *   HIVE_EBUSY   task is still queued (spawned, or its hive_after pending).
  *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers.
  *   HIVE_ESTATE  the board has no timer interrupt (yet).
  */
