@@ -9,8 +9,9 @@
 #define AARCH64_STACK_SLOT      (4096 + 32 * 1024)
 /* Exceptions run on a per-core stack of their own (SP_EL1) while the kernel
  * runs on SP_EL0, so a fault caused by overflowing into the guard page is
- * still reported instead of faulting again on every push. */
-#define AARCH64_EXC_STACK_SIZE  4096
+ * still reported instead of faulting again on every push. Interrupt handlers
+ * run there too (vectors.S), hive_spawn and printf included: 16 KiB. */
+#define AARCH64_EXC_STACK_SIZE  (16 * 1024)
 
 /* The frame vectors.S saves on the exception stack; struct aarch64_frame below. */
 #define FRAME_SP_EL0    (31 * 8)
@@ -19,6 +20,13 @@
 #define FRAME_ESR       (34 * 8)
 #define FRAME_FAR       (35 * 8)
 #define FRAME_SIZE      (36 * 8)
+
+/* The IRQ path's frame (vectors.S: irq_common): x0-x18 and x30 at 0..159,
+ * then ELR/SPSR, FPCR/FPSR, and v0-v7, v16-v31 (16 bytes each). */
+#define IRQ_FRAME_ELR   160
+#define IRQ_FRAME_FPCR  176
+#define IRQ_FRAME_V     192
+#define IRQ_FRAME_SIZE  (IRQ_FRAME_V + 24 * 16)
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -40,6 +48,14 @@ int aarch64_stack_guard_core(uintptr_t va);
 
 /* vectors.S calls this; a return resumes at frame->elr. */
 void aarch64_exception(struct aarch64_frame *frame, unsigned kind);
+
+/* The EL1 virtual timer's interrupt (a PPI: each core has its own). */
+#define AARCH64_TIMER_PPI   27
+
+/* vectors.S calls this for every IRQ, interrupts masked, on the exception stack. */
+void aarch64_irq(void);
+/* Timer and event stream off/on for this core (timer.c), from arch_irq_init_cpu. */
+void aarch64_timer_init_cpu(void);
 
 /* Semihosting SYS_EXIT; returns only if the debugger/QEMU does not listen. */
 void aarch64_semihost_exit(int status);

@@ -1,6 +1,7 @@
 /*
  * The per-core primitives of kernel/platform.h: interrupt masking, the
- * per-core register, the counter, idling. Also the storage entry.S needs.
+ * per-core register, the counter, halting. Also the storage entry.S needs.
+ * (Idling and parking: park.c.)
  */
 #include <stdint.h>
 
@@ -55,23 +56,6 @@ uint64_t arch_counter_hz(void)
     uint64_t hz;
     __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
     return hz;
-}
-
-/*
- * First version: the event register. A SEV sent before the WFE leaves the
- * event set, so that WFE returns at once: no wake is lost. (QEMU's TCG
- * treats both as no-ops, so an idle core spins; GIC SGIs + WFI replace this.)
- */
-void arch_idle_wait(void)
-{
-    __asm__ volatile("wfe" : : : "memory");
-}
-
-void arch_idle_wake(unsigned core)
-{
-    (void)core; /* SEV reaches every core */
-    /* dsb: the store announcing the work is visible before the event is. */
-    __asm__ volatile("dsb ish\n\tsev" : : : "memory");
 }
 
 noreturn void arch_halt(void)

@@ -1,7 +1,7 @@
 /*
- * What happens when vectors.S calls: every exception is unexpected for now
- * (interrupts stay masked until a GIC driver arrives), except an HLT taken
- * because nobody listens to semihosting. The report names the core, the
+ * What happens when vectors.S calls aarch64_exception: every exception that
+ * reaches it is unexpected (IRQs from the kernel take their own path to
+ * irq.c), except an HLT taken because nobody listens to semihosting. The report names the core, the
  * exception and its registers, then the system stops with status 1.
  */
 #include <stdbool.h>
