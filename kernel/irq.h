@@ -30,9 +30,6 @@ struct hive_irq_counts {
 };
 void hive_irq_counts(unsigned core, struct hive_irq_counts *out);
 
-/* True on a board running on kernel/irq_none.c's stand-ins (no interrupts). */
-extern bool hive_irq_stand_in;
-
 /* Park by polling the wake word instead of sleeping (kernel/port.c): only
  * to measure what the deep sleep saves (apps/idle_spin). */
 extern bool hive_park_spin;

@@ -12,7 +12,6 @@
 #include "kernel/timer.h"
 
 #include "hive/timer.h"
-#include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "sched/port.h"
 #include "sched/spinlock.h"
@@ -123,8 +122,6 @@ int hive_timer_add(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer
 {
     if (!fire)
         return HIVE_EINVAL;
-    if (hive_irq_stand_in)
-        return HIVE_ESTATE;
     unsigned long irq = hive_port_irq_save();
     struct timer_core *c = &cores[hive_cpu_id()];
     hive_spin_lock_raw(&c->lock);

@@ -20,9 +20,8 @@ typedef void hive_timer_fire(union hive_timer_fn fn, void *arg);
 
 /*
  * Queue fire(fn, arg) on the calling core for when hive_now_ns() >=
- * deadline_ns. HIVE_OK, HIVE_EINVAL (fire is NULL), HIVE_ENOMEM (this
- * core's HIVE_TIMERS_PER_CORE entries are all in use) or HIVE_ESTATE (the
- * board has no timer interrupt yet: kernel/irq_none.c). Any context.
+ * deadline_ns. HIVE_OK, HIVE_EINVAL (fire is NULL) or HIVE_ENOMEM (this
+ * core's HIVE_TIMERS_PER_CORE entries are all in use). Any context.
  */
 int hive_timer_add(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer_fn fn, void *arg);
 

@@ -29,7 +29,6 @@ uint64_t hive_now_ns(void);
  *   HIVE_EINVAL  task or fn is NULL.
  *   HIVE_EBUSY   task is still queued (spawned, or its hive_after pending).
  *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers.
- *   HIVE_ESTATE  the board has no timer interrupt (yet).
  */
 int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task));
 
@@ -37,7 +36,7 @@ int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task 
  * In ns nanoseconds, fn(arg) itself in the timer interrupt of the calling
  * core (interrupt context: see hive/irq.h for what it may do).
  *   HIVE_EINVAL  fn is NULL.
- *   HIVE_ENOMEM, HIVE_ESTATE  as for hive_after.
+ *   HIVE_ENOMEM  as for hive_after.
  */
 int hive_after_irq(uint64_t ns, void (*fn)(void *arg), void *arg);
 
