@@ -67,7 +67,8 @@ struct stress_ctx {
     _Atomic bool stop; /* set by core 0 on a stall */
     _Atomic unsigned long doubled;
     _Atomic unsigned long bad_payload;
-    _Alignas(HIVE_CACHE_LINE) _Atomic unsigned finished;
+    _Alignas(HIVE_CACHE_LINE) _Atomic unsigned ready;
+    _Atomic unsigned finished;
 };
 
 /* The task function needs the run's context; one stress runs at a time. */
@@ -224,6 +225,10 @@ static void owner_body(struct stress_core *c)
                 run(c, back);
             }
         }
+        /* Now and then let the thieves in even when cores are scarce (the
+         * host's are shared): they find a populated ring to steal from. */
+        if ((r & 0x70) == 0)
+            idle(ctx);
         unsigned pops = (next_rand(c) >> 8) % (cr->id_next == cr->id_end ? 4096 : 120);
         for (unsigned i = 0; i < pops; i++) {
             struct hive_task *t = hive_runq_pop(&ctx->set, 0);
@@ -265,12 +270,19 @@ static void thief_body(struct stress_core *c)
         struct hive_task *t = NULL;
         uint32_t r = next_rand(c);
         if ((r & 15) == 0) {
-            /* Steal with work still queued here: exercises the room check
-             * and thieves racing on this core's ring as a destination. */
-            t = hive_runq_steal(set, me, r >> 8);
-            c->rep.steal_calls++;
-            if (t)
+            /* Steal with work still queued here, several times running, so
+             * this ring fills up while others steal from it: exercises the
+             * room check against their in-flight copies. */
+            for (unsigned k = (r >> 4) % 4; k-- > 0;) {
+                struct hive_task *x = hive_runq_steal(set, me, next_rand(c) >> 8);
+                c->rep.steal_calls++;
+                if (!x)
+                    break;
                 c->rep.stolen++;
+                if (t)
+                    run(c, t);
+                t = x;
+            }
         }
         if (!t)
             t = hive_runq_pop(set, me);
@@ -326,6 +338,11 @@ static void core_body(void *arg)
     struct stress_core *c = arg;
     struct stress_ctx *ctx = c->ctx;
     unsigned thieves = ctx->cfg->thieves;
+    /* Start together, so that thieves are there while the owner works. */
+    /* relaxed: a rendezvous only; the setup was published by start_core. */
+    atomic_fetch_add_explicit(&ctx->ready, 1, memory_order_relaxed);
+    while (atomic_load_explicit(&ctx->ready, memory_order_relaxed) != ctx->cores)
+        idle(ctx);
     if (c->core == 0)
         owner_body(c);
     else if (c->core <= thieves)
@@ -391,6 +408,7 @@ int hive_queue_stress(const struct hive_stress_config *cfg, struct hive_stress_r
     atomic_init(&ctx->stop, false);
     atomic_init(&ctx->doubled, 0);
     atomic_init(&ctx->bad_payload, 0);
+    atomic_init(&ctx->ready, 0);
     atomic_init(&ctx->finished, 0);
 
     /* Ids: the owner creates [0, own), producer j the j-th quarter/producers share. */
