@@ -69,3 +69,64 @@ HIVE_TEST(no_lost_wakeup)
     if (hive_cpu_count() > 1)
         TIMED("no_lost_wakeup", sched_case_no_lost_wakeup(0, 2000, 2000000000ull));
 }
+
+/* ---- from an interrupt handler: spawn works (global queue), waiting is refused ---- */
+
+#include "hive/timer.h"
+
+static struct hive_task isr_task;
+static atomic_uint isr_task_ran, isr_checks_done;
+static int isr_rc[8];
+static bool isr_in_task;
+
+static void isr_noop(void *p) { (void)p; }
+static void isr_task_fn(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&isr_task_ran, 1);
+}
+
+static void isr_handler(void *arg)
+{
+    (void)arg;
+    struct hive_group g = HIVE_GROUP_INIT;
+    isr_in_task = hive_in_task();
+    isr_rc[0] = hive_join(isr_noop, NULL, isr_noop, NULL);
+    isr_rc[1] = hive_group_wait(&g);
+    isr_rc[2] = hive_group_spawn_fn(&g, isr_noop, NULL);
+    isr_rc[3] = hive_run(isr_noop, NULL, NULL);
+    isr_rc[4] = hive_parallel_for(0, 1, 1, NULL, NULL); /* EINVAL before the context check */
+    isr_rc[5] = hive_spawn(&isr_task, isr_task_fn);
+    atomic_store(&isr_checks_done, 1);
+}
+
+/* The entry arms a timer on its core and keeps the run alive (respawning
+ * itself, never blocking) until the handler has run and its task too. */
+static struct hive_task isr_poller;
+static void isr_poll(struct hive_task *t)
+{
+    if (!atomic_load(&isr_checks_done) || !atomic_load(&isr_task_ran))
+        hive_spawn(t, isr_poll);
+}
+
+static void isr_entry(void *p)
+{
+    (void)p;
+    CHECK_EQ(hive_after_irq(1000000, isr_handler, NULL), HIVE_OK);
+    CHECK_EQ(hive_spawn(&isr_poller, isr_poll), HIVE_OK);
+}
+
+HIVE_TEST(from_interrupt_handler)
+{
+    CHECK_EQ(hive_run(isr_entry, NULL, NULL), HIVE_OK);
+    CHECK_EQ(atomic_load(&isr_checks_done), 1);
+    CHECK(!isr_in_task);
+    CHECK_EQ(isr_rc[0], HIVE_ESTATE);
+    CHECK_EQ(isr_rc[1], HIVE_ESTATE);
+    CHECK_EQ(isr_rc[2], HIVE_ESTATE);
+    CHECK_EQ(isr_rc[3], HIVE_ESTATE);
+    CHECK_EQ(isr_rc[4], HIVE_EINVAL);
+    CHECK_EQ(isr_rc[5], HIVE_OK);
+    CHECK_EQ(atomic_load(&isr_task_ran), 1);
+    CHECK(hive_stats_last()->injected >= 1);
+}
