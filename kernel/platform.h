@@ -47,8 +47,9 @@ uint64_t arch_counter(void);
 uint64_t arch_counter_hz(void);
 /*
  * Idle until an event: returns after arch_idle_wake(this core), possibly
- * spuriously. A wake sent before the wait is not lost (the event register on
- * aarch64, a pending IPI on riscv64). Interrupts may stay masked.
+ * spuriously. A wake sent before the wait is not lost (aarch64: a per-core
+ * pending flag plus the doorbell SGI; riscv64: a pending IPI). Interrupts
+ * may stay masked.
  */
 void arch_idle_wait(void);
 void arch_idle_wake(unsigned core);
