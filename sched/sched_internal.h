@@ -81,8 +81,8 @@ struct hive_sched {
     uint64_t park_timeout_ns;
     /* Set once outstanding reaches zero: workers leave their loops. */
     _Alignas(HIVE_CACHE_LINE) atomic_bool done;
-    /* Counted tasks not yet finished: hive_spawn(_fn) tasks one each, a
-     * group one while it has pending tasks, the run's entry one. Persists
+    /* Counted tasks not yet finished: hive_spawn(_fn) tasks one each and
+     * the run's entry (not join halves nor group tasks: see group.c). Persists
      * across runs (tasks spawned between runs are counted when spawned). */
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long outstanding;
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long injected;

@@ -32,8 +32,8 @@
  * globally queued task waits about 1 ms at most whatever the task size.
  *
  * Termination: hive_g.outstanding counts tasks spawned and not finished
- * (hive_spawn(_fn) one each, a group one while it has pending tasks, the
- * entry one; join halves are not counted, their joiner waits for them). The
+ * (hive_spawn(_fn) one each, and the entry; join halves and group tasks are
+ * not counted: a counted task waits for them before it can finish). The
  * decrement that reaches zero sets `done` and wakes every core; workers leave
  * their loop at the next poll. Anything spawned from outside after that stays
  * queued for the next run (hive_run moves leftovers to the global queue).
@@ -165,7 +165,7 @@ void hive_worker_run_task(struct hive_worker *w, struct hive_task *t)
     atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
     fn(t);
     if (g)
-        hive_group_task_done(g);
+        hive_group_task_done(g); /* uncounted: its waiter is (group.c) */
     else
         hive_outstanding_done();
 }

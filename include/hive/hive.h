@@ -155,7 +155,10 @@ int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * other work until every one of them has finished. Group tasks go to the
  * core's fork-join deque (newest first locally, oldest first to thieves).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
- * returned may be reused. Wait before the group's storage goes away.
+ * returned may be reused. Rule: a group must be waited for by a task of the
+ * same run (usually the spawning task, before it returns) - the run counts
+ * the waiting task, not the group's tasks, and the group's storage must last
+ * until its wait returns.
  */
 struct hive_group {
     _Atomic unsigned long pending; /* spawned and not yet finished */
