@@ -91,6 +91,7 @@ noreturn void hive_kernel_secondary(unsigned id);
  * starting the others, and every core calls arch_irq_init_cpu() and then
  * arch_irq_unmask() before it runs main() or waits for work.
  */
+
 /* Canonical sources: a device line is its controller's own number (PLIC
  * source id; GIC INTID, SPIs from 32), always >= 0. */
 #define HIVE_IRQ_DOORBELL (-1)  /* the wake IPI (SBI IPI: SSIP; GIC SGI) */
@@ -121,7 +122,7 @@ int arch_irq_route(unsigned irq, unsigned core, bool on);
 void arch_timer_set(uint64_t deadline);
 /*
  * Parking, phase 1 (shallow): wait briefly for *word to change from `seen`,
- * woken by a store to it (aarch64: LDAXR arms the exclusive monitor, WFE;
+ * woken by a store to it (aarch64: LDXR arms the exclusive monitor, WFE;
  * bounded by the event stream). Returns false at once if the arch has no
  * such wait (riscv64 without Zawrs), true after a wait that may or may not
  * have seen a change. Interrupts may be masked or not.
@@ -150,9 +151,10 @@ void board_test_irq_ack(void);
 
 /* ---- kernel/, called by the arch's interrupt path ---- */
 
-/* Handle one claimed source on this core, interrupts masked. For
- * HIVE_IRQ_TIMER the kernel re-arms (or turns off) the timer before it
- * returns; for a device line the arch completes it afterwards. */
+/* Handle one claimed source on this core, interrupts masked. The arch has
+ * already cleared or acknowledged a HIVE_IRQ_DOORBELL (so a new one stays
+ * pending). For HIVE_IRQ_TIMER the kernel re-arms (or turns off) the timer
+ * before it returns; for a device line the arch completes it afterwards. */
 void hive_kernel_irq(int source);
 
 #endif

@@ -49,6 +49,9 @@ uint64_t hive_port_now_ns(void)
  * checks again before it sleeps. The doorbell's interrupt is taken at the
  * unmask that follows the WFI; its handler has nothing left to do.
  *
+ * The caller runs with interrupts enabled (task context); called masked, the
+ * wait still works but spins, since nothing can take the pending interrupt.
+ *
  * Only the core that is woken gets an interrupt (arch_irq_doorbell targets
  * one core), only when it announced that it sleeps, and only from the waker
  * that turned its wake word from 0 to 1 - later wakers find it set, and the
