@@ -2,9 +2,9 @@
  * Chase-Lev steal (see deque.h). The protocol is the textbook one: a thief
  * reads top, then bottom; if the deque looks non-empty it reads the slot at
  * top and claims it with a CAS of top. The seq_cst fence between the two
- * reads pairs with the owner's seq_cst store of bottom and load of top in pop:
- * of a pop and a steal racing for the last task, at least one sees the other,
- * and then both go to the CAS on top, which exactly one wins.
+ * reads pairs with the one in pop between its store of bottom and its load of
+ * top: of a pop and a steal racing for the last task, at least one sees the
+ * other, and then both go to the CAS on top, which exactly one wins.
  */
 #include "sched/deque.h"
 
@@ -27,6 +27,7 @@ enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task *
 {
     /* acquire: pairs with the seq_cst CAS on top by other thieves and pop. */
     uint32_t t = atomic_load_explicit(&d->top, memory_order_acquire);
+    /* pairs with the seq_cst fence in hive_deque_pop. */
     atomic_thread_fence(memory_order_seq_cst);
     /* acquire: pairs with the release stores of bottom in push and pop: the
      * slots below bottom are written. */

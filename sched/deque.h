@@ -65,10 +65,15 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
 {
     /* relaxed: only this core writes bottom. */
     uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
-    /* seq_cst store then seq_cst load (seed 002): the claim of slot b must be
-     * visible before we read top, or a thief and we could both take it. */
-    atomic_store(&d->bottom, b);
-    uint32_t t = atomic_load(&d->top);
+    /* release: pairs with the acquire load of bottom in hive_deque_steal (a
+     * thief reading this value still sees the slots below it written). */
+    atomic_store_explicit(&d->bottom, b, memory_order_release);
+    /* The claim of slot b must be visible before we read top, or a thief and
+     * we could both take it: the seq_cst fence pairs with the one in
+     * hive_deque_steal (seed 002; Le et al. 2013, fig. 1). */
+    atomic_thread_fence(memory_order_seq_cst);
+    /* relaxed: ordered by the fence above. */
+    uint32_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
     int32_t size = (int32_t)(b - t);
     struct hive_task *x = NULL;
     if (size >= 0) {

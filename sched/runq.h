@@ -44,6 +44,8 @@
 #define HIVE_RUNQ HIVE_RUNQ_RING
 #endif
 
+/* Most cores a set may hold (sizes the deque strategy's bitmask); a board
+ * defines it, and the host default is 64. */
 #ifndef HIVE_MAX_CORES
 #define HIVE_MAX_CORES 64
 #endif
@@ -55,7 +57,7 @@ struct hive_runq {
 };
 #elif HIVE_RUNQ == HIVE_RUNQ_DEQUE
 #define HIVE_RUNQ_NAME "deque"
-_Static_assert(HIVE_MAX_CORES <= 64, "the deque strategy's bitmask holds 64 cores");
+#define HIVE_RUNQ_MASK_WORDS ((HIVE_MAX_CORES + 63) / 64)
 struct hive_runq {
     struct hive_deque q;
 };
@@ -72,14 +74,16 @@ struct hive_runq_set {
     struct hive_runq *q;
     unsigned cores;
 #if HIVE_RUNQ == HIVE_RUNQ_DEQUE
-    /* Bit i: deque i may be non-empty. A hint (see hive_runq_steal). */
-    _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t nonempty;
+    /* Bit i % 64 of word i / 64: deque i may be non-empty. A hint (see
+     * hive_runq_steal). One word up to 64 cores, as in seed 004. */
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t nonempty[HIVE_RUNQ_MASK_WORDS];
 #elif HIVE_RUNQ == HIVE_RUNQ_SHARED
     struct hive_shared_queue shared;
 #endif
 };
 
-/* For tests: every index starts at `start` (use a value near 2^32 to wrap). */
+/* cores <= HIVE_MAX_CORES. For tests: every index starts at `start` (use a
+ * value near 2^32 to wrap); hive_runq_init starts at 0. */
 static inline void hive_runq_init_at(struct hive_runq_set *s, struct hive_runq *per_core,
                                      unsigned cores, uint32_t start)
 {
@@ -91,7 +95,8 @@ static inline void hive_runq_init_at(struct hive_runq_set *s, struct hive_runq *
 #elif HIVE_RUNQ == HIVE_RUNQ_DEQUE
     for (unsigned i = 0; i < cores; i++)
         hive_deque_init_at(&per_core[i].q, start);
-    atomic_init(&s->nonempty, 0);
+    for (unsigned w = 0; w < HIVE_RUNQ_MASK_WORDS; w++)
+        atomic_init(&s->nonempty[w], 0);
 #else
     hive_shared_init_at(&s->shared, start);
 #endif
@@ -116,11 +121,12 @@ static inline struct hive_task *hive_runq_push(struct hive_runq_set *s, unsigned
     (void)g;
     if (hive_deque_push(&s->q[core].q, t))
         return t;
-    uint64_t bit = (uint64_t)1 << core;
+    _Atomic uint64_t *word = &s->nonempty[core / 64];
+    uint64_t bit = (uint64_t)1 << (core % 64);
     /* relaxed (both): the mask is a hint and pairs with nothing; the deque's
      * own indices carry the task. Test before set: most pushes find it set. */
-    if (!(atomic_load_explicit(&s->nonempty, memory_order_relaxed) & bit))
-        atomic_fetch_or_explicit(&s->nonempty, bit, memory_order_relaxed);
+    if (!(atomic_load_explicit(word, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(word, bit, memory_order_relaxed);
     return NULL;
 #else
     (void)core;
@@ -192,15 +198,20 @@ static inline struct hive_task *hive_runq_steal(struct hive_runq_set *s, unsigne
     unsigned n = s->cores;
     start %= n;
 #if HIVE_RUNQ == HIVE_RUNQ_DEQUE
-    /* relaxed: a hint (see hive_runq_push). */
-    uint64_t bits = atomic_load_explicit(&s->nonempty, memory_order_relaxed);
+    unsigned word_no = ~0u;
+    uint64_t bits = 0;
 #endif
     for (unsigned i = 0; i < n; i++) {
         unsigned v = start + i < n ? start + i : start + i - n;
         if (v == thief)
             continue;
 #if HIVE_RUNQ == HIVE_RUNQ_DEQUE
-        uint64_t bit = (uint64_t)1 << v;
+        if (v / 64 != word_no) {
+            word_no = v / 64;
+            /* relaxed: a hint (see hive_runq_push); one load per 64 cores. */
+            bits = atomic_load_explicit(&s->nonempty[word_no], memory_order_relaxed);
+        }
+        uint64_t bit = (uint64_t)1 << (v % 64);
         if (!(bits & bit))
             continue;
         struct hive_task *t = hive_runq_steal_from(s, thief, v);
@@ -208,9 +219,9 @@ static inline struct hive_task *hive_runq_steal(struct hive_runq_set *s, unsigne
             return t;
         /* relaxed: a hint. Clear, then look again so that a push we raced with
          * is not hidden for long. */
-        atomic_fetch_and_explicit(&s->nonempty, ~bit, memory_order_relaxed);
+        atomic_fetch_and_explicit(&s->nonempty[word_no], ~bit, memory_order_relaxed);
         if (hive_deque_len(&s->q[v].q))
-            atomic_fetch_or_explicit(&s->nonempty, bit, memory_order_relaxed);
+            atomic_fetch_or_explicit(&s->nonempty[word_no], bit, memory_order_relaxed);
 #else
         struct hive_task *t = hive_runq_steal_from(s, thief, v);
         if (t)
