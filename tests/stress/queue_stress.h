@@ -36,13 +36,15 @@
  *   int rc = hive_queue_stress(&cfg, &rep);      // 0: every task ran exactly once
  *
  * start_core(core, body, arg, user) must make core `core` (1 .. cores-1)
- * call body(arg) once, soon, and may return before body does; the calling
- * core itself runs core 0's part and then waits (spinning, calling idle if
- * given) until every core's body has returned. So cores = 1 + thieves +
- * producers cores must exist; hive_queue_stress must be called on core 0's
- * behalf (any physical core; sched/ never asks which one it is). idle(user),
- * if not NULL, is called whenever a core finds nothing to do (the host passes
- * sched_yield; bare metal can pass NULL).
+ * call body(arg) once, soon, with everything written before the call visible
+ * to it (as any thread or core start gives); it may return before body does.
+ * The calling core runs core 0's part itself, then waits (spinning, calling
+ * idle if given) until every core's body has returned. So 1 + thieves +
+ * producers cores must exist, at most HIVE_MAX_CORES. Call it on core 0's
+ * behalf from any physical core: the queues never ask which core they run on.
+ * idle(user), if not NULL, is called whenever a core finds nothing to do (the
+ * host passes sched_yield; bare metal can pass NULL). The module keeps one
+ * static pointer to the run in progress: one stress at a time.
  */
 #ifndef HIVE_TESTS_QUEUE_STRESS_H
 #define HIVE_TESTS_QUEUE_STRESS_H
