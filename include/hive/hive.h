@@ -184,7 +184,7 @@ struct hive_core_stats {
                                 group, and the fb half of joins: taken back or stolen) */
     uint64_t spawned;        /* tasks queued from this core: hive_spawn(_fn),
                                 group spawns, join pushes */
-    uint64_t steal_attempts; /* victims probed (each of its two queues counts) */
+    uint64_t steal_attempts; /* victims probed (both its queues: one attempt) */
     uint64_t steals;         /* probes that took work */
     uint64_t stolen_tasks;   /* tasks those steals moved to this core */
     uint64_t global_pulls;   /* batches taken from the global queue */
