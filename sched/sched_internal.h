@@ -47,6 +47,7 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 /* Scheduling constants (seed 003). */
 #define HIVE_LIFO_MAX_POLLS 3u   /* LIFO-slot takes in a row before the ring gets a turn */
 #define HIVE_BUDGET 128u         /* tasks per tick (see worker.c) */
+#define HIVE_GLOBAL_BATCH 32u    /* most tasks one global pull takes */
 #define HIVE_INTERVAL_MIN 8u     /* global-queue poll interval bounds, in polls */
 #define HIVE_INTERVAL_MAX 128u
 #define HIVE_INTERVAL_INIT 32u
@@ -58,6 +59,7 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 struct hive_worker {
     /* ---- owner-only (the LIFO slot is never stolen) ---- */
     _Alignas(HIVE_CACHE_LINE) struct hive_task *lifo;
+    struct hive_task *batch; /* prefetched global batch, linked through next */
     unsigned id;
     unsigned lifo_polls;    /* LIFO takes in a row */
     unsigned polls;         /* find-work calls, for the global interval */
