@@ -162,3 +162,14 @@ HIVE_TEST(spawn_from_outside_threads)
         CHECK_EQ(atomic_load(&ext_hits), EXT_THREADS * per + 1);
     }
 }
+
+/* More workers than one bitmap word holds: the idle bitmap's later words. */
+HIVE_TEST(many_workers)
+{
+    hive_host_set_core_count(HIVE_MAX_WORKERS);
+    sched_case_fib(130, 18);
+    sched_case_exactly_once(130, 20000);
+    sched_case_no_lost_wakeup(130, 50 / (SCALE > 1 ? 5 : 1), 10000000000ull);
+    sched_case_run_again(HIVE_MAX_WORKERS, 1);
+    hive_host_set_core_count(8);
+}
