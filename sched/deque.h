@@ -98,7 +98,9 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
  * or HIVE_STEAL_BUSY when a racing pop or steal won (worth retrying). */
 enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task **out);
 
-/* Tasks queued: exact for the owner, a hint for others. */
+/* Tasks queued. A hint for everyone: the owner's bottom is exact, but its
+ * relaxed top load may miss a steal, so the owner gets an upper bound - 0 from
+ * the owner does mean empty. */
 uint32_t hive_deque_len(struct hive_deque *d);
 
 #endif

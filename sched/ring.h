@@ -104,7 +104,9 @@ static inline struct hive_task *hive_ring_pop(struct hive_ring *r)
     }
 }
 
-/* Tasks queued (tail - real head). Exact for the owner, a hint for others. */
+/* Tasks queued (tail - real head). A hint for everyone: the owner's tail is
+ * exact, but its relaxed head load may miss a thief's claim, so the owner gets
+ * an upper bound - 0 from the owner does mean empty. */
 uint32_t hive_ring_len(struct hive_ring *r);
 
 /* Owner: free slots, measured from the steal head (slots a thief is still

@@ -274,8 +274,8 @@ static inline struct hive_task *hive_runq_refill(struct hive_runq_set *s, unsign
 #endif
 }
 
-/* Tasks queued for `core` (shared: in the whole queue). A hint except for the
- * owner of a ring or deque. */
+/* Tasks queued for `core` (shared: in the whole queue). A hint; for the owner
+ * of a ring or deque an upper bound, so 0 means empty (ring.h, deque.h). */
 static inline uint32_t hive_runq_len(struct hive_runq_set *s, unsigned core)
 {
 #if HIVE_RUNQ == HIVE_RUNQ_RING

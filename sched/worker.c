@@ -244,7 +244,7 @@ static struct hive_task *find_local(struct hive_worker *w)
         hive_worker_notify(w);
     }
     w->lifo_polls = 0;
-    /* hive_deque_len is exact for the owner and costs no fence; pop does. */
+    /* hive_deque_len costs no fence (pop does), and for the owner 0 means empty. */
     if (hive_deque_len(&w->fj) && (t = hive_deque_pop(&w->fj)))
         return t;
     return hive_runq_pop(&hive_g.rq, w->id);
