@@ -174,7 +174,8 @@ void hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_g
             return;
         }
         /* Full, nothing in flight: take [real, tail) in one CAS. On failure a
-         * thief claimed first; head holds its value and we look again. */
+         * thief claimed first; head holds its value and we look again. seq_cst
+         * on a rare path, though only its atomicity is argued. */
         if (atomic_compare_exchange_strong(&r->head, &head, hive_ring_pack(tail, tail)))
             break;
     }
@@ -256,6 +257,9 @@ enum hive_steal_result hive_ring_steal_claim(struct hive_ring *src, struct hive_
             n = HIVE_RING_HALF;
         if (n - 1 > room)
             return HIVE_STEAL_NO_ROOM;
+        /* seq_cst, though only its atomicity is argued (the acquired tail
+         * publishes the slots, I4 keeps them): the ordering spin and the tests
+         * were run against. */
         if (atomic_compare_exchange_weak(&src->head, &head, hive_ring_pack(steal, real + n))) {
             c->start = real;
             c->n = n;
@@ -273,6 +277,7 @@ struct hive_task *hive_ring_steal_finish(struct hive_ring *src, struct hive_ring
     struct hive_task *first =
         atomic_load_explicit(&src->slot[c->start & HIVE_RING_MASK], memory_order_relaxed);
     for (uint32_t i = 1; i < c->n; i++) {
+        /* relaxed: as for first - published by the acquired tail, kept by I4. */
         struct hive_task *t =
             atomic_load_explicit(&src->slot[(c->start + i) & HIVE_RING_MASK], memory_order_relaxed);
         /* relaxed: published by the release store of dst's tail below. */
