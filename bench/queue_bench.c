@@ -114,6 +114,8 @@ static void *thief_main(void *arg)
 {
     struct thief *th = arg;
     struct run *run = th->run;
+    /* acquire: pairs with the release store of go in the owner's loop, so
+     * the reset queues are seen before any steal. */
     while (!atomic_load_explicit(&run->go, memory_order_acquire))
         sched_yield();
     for (;;) {
@@ -142,7 +144,8 @@ static void *thief_main(void *arg)
         uint32_t left = run->k == RING    ? hive_ring_len(&rings[0])
                         : run->k == DEQUE ? hive_deque_len(&deque)
                                           : hive_shared_len(&shared);
-        /* len is a hint: whatever a wrong "0" leaves, the owner drains. */
+        /* len is a hint: whatever a wrong "0" leaves, the owner drains.
+         * acquire: pairs with the owner's release store of pushed_all. */
         if (atomic_load_explicit(&run->pushed_all, memory_order_acquire) && left == 0)
             break;
         sched_yield(); /* more threads than cores: let the owner run */
@@ -162,6 +165,7 @@ static double steal_run(enum kind k, unsigned nthieves, unsigned long total, uns
             die("pthread_create");
     }
     double t0 = now();
+    /* release: pairs with the thieves' acquire load of go (queues reset). */
     atomic_store_explicit(&run.go, true, memory_order_release);
     for (unsigned long i = 0; i < total;) {
         struct hive_task *t = &pool[i % POOL];
@@ -180,6 +184,8 @@ static double steal_run(enum kind k, unsigned nthieves, unsigned long total, uns
         else
             i++;
     }
+    /* release: pairs with the thieves' acquire load of pushed_all: every push
+     * is visible to a thief that sees it, so its final len check is fair. */
     atomic_store_explicit(&run.pushed_all, true, memory_order_release);
     unsigned long taken = 0;
     *steals = 0;

@@ -233,6 +233,7 @@ static void sw_cover_chunk(size_t lo, size_t hi, void *ctx)
     struct sw_cover *c = ctx;
     if (lo >= hi || (c->grain && hi - lo > c->grain))
         atomic_fetch_add(&c->bad_chunks, 1);
+    /* relaxed: a count, read after hive_run has returned. */
     for (size_t i = lo; i < hi; i++)
         atomic_fetch_add_explicit(&c->hits[i], 1, memory_order_relaxed);
 }
@@ -272,11 +273,13 @@ struct sw_gtask {
 static void sw_gtask_run(struct hive_task *t)
 {
     struct sw_gtask *g = HIVE_CONTAINER_OF(t, struct sw_gtask, task);
+    /* relaxed: a count; hive_group_wait's acquire orders it before the check. */
     atomic_fetch_add_explicit(g->hit, 1, memory_order_relaxed);
 }
 
 static void sw_gfn_run(void *p)
 {
+    /* relaxed: as in sw_gtask_run. */
     atomic_fetch_add_explicit((atomic_uchar *)p, 1, memory_order_relaxed);
 }
 
@@ -309,6 +312,7 @@ static void sw_group_slice(size_t lo, size_t hi, void *p)
     CHECK_EQ(hive_group_wait(&g), HIVE_OK);
     if (atomic_load(&g.pending) != 0)
         atomic_fetch_add(&c->pending_after_wait, 1);
+    /* relaxed: the group wait above ordered every task's count before us. */
     for (size_t i = lo; i < hi; i++)
         if (atomic_load_explicit(&c->hits[i], memory_order_relaxed) != 1)
             atomic_fetch_add(&c->pending_after_wait, 1);
@@ -356,6 +360,7 @@ static struct sw_once sw_once_g;
 static void sw_once_leaf(struct hive_task *t)
 {
     struct sw_once_task *o = HIVE_CONTAINER_OF(t, struct sw_once_task, task);
+    /* relaxed: a count, checked after hive_run has returned. */
     atomic_fetch_add_explicit(&sw_once_g.hits[o->idx], 1, memory_order_relaxed);
 }
 
@@ -370,6 +375,7 @@ static void sw_once_tree(struct hive_task *t)
 {
     struct sw_once_task *o = HIVE_CONTAINER_OF(t, struct sw_once_task, task);
     uint32_t i = o->idx;
+    /* relaxed: as in sw_once_leaf. */
     atomic_fetch_add_explicit(&sw_once_g.hits[i], 1, memory_order_relaxed);
     for (uint32_t c = 2 * i + 1; c <= 2 * i + 2 && c < sw_once_g.n; c++)
         sw_once_spawn(c, sw_once_tree);
@@ -407,6 +413,7 @@ static void sw_once_many(void *p)
 static void sw_once_check(const char *what)
 {
     uint32_t wrong = 0, first = 0;
+    /* relaxed: hive_run's return ordered every task before this check. */
     for (uint32_t i = 0; i < sw_once_g.n; i++)
         if (atomic_load_explicit(&sw_once_g.hits[i], memory_order_relaxed) != 1 && !wrong++)
             first = i;
@@ -499,6 +506,7 @@ static void sw_wake_child(struct hive_task *t)
 
 static void sw_wake_leaf(struct hive_task *t)
 {
+    /* relaxed: as in sw_wake_child. */
     atomic_fetch_add_explicit(&sw_wake_g.done, 1, memory_order_relaxed);
     (void)t;
 }
@@ -511,6 +519,7 @@ static void sw_wake_fanout(struct hive_task *t)
         if (hive_spawn(&w->child[i], sw_wake_child) != HIVE_OK)
             atomic_fetch_add(&sw_wake_g.done, 1000000);
     }
+    /* relaxed: as in sw_wake_child. */
     atomic_fetch_add_explicit(&sw_wake_g.done, 1, memory_order_relaxed);
 }
 
@@ -527,6 +536,7 @@ static bool sw_wait_until(bool (*cond)(void))
 
 static bool sw_burst_done(void)
 {
+    /* relaxed: only a count; the group wait that follows orders the tasks. */
     return atomic_load_explicit(&sw_wake_g.done, memory_order_relaxed) >= sw_wake_g.expect;
 }
 
