@@ -1,0 +1,137 @@
+/*
+ * Scheduler benchmark, OpenMP tasks' side: built with gcc -fopenmp (libgomp,
+ * runtime "omp-gcc") and with clang -fopenmp (LLVM's libomp from
+ * libomp-dev, "omp-llvm"). The same workloads as sched_bench.c:
+ *   hive_join    -> omp task for the forked half + taskwait (fib, sort)
+ *   hive_group   -> a task per child + taskwait (queens)
+ *   hive_spawn   -> omp task in a loop from one task, then taskwait (spawn)
+ * A timed run is one `parallel num_threads(threads)` region whose `single`
+ * thread runs the root; the team's threads are pooled between regions.
+ * Both runtimes throttle task creation (a task is run at once, undeferred,
+ * when too many are queued): that is part of what `omp task` costs.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, under -std=c11 */
+
+#include "sched_bench.h"
+
+#include <omp.h>
+
+#ifdef __clang__
+#define RUNTIME "omp-llvm"
+#else
+#define RUNTIME "omp-gcc"
+#endif
+
+static uint64_t fib_omp(unsigned n)
+{
+    if (n < 2)
+        return n;
+    uint64_t x, y;
+#pragma omp task shared(y) /* forked, as in hive's join */
+    y = fib_omp(n - 2);
+    x = fib_omp(n - 1);
+#pragma omp taskwait
+    return x + y;
+}
+
+static void sort_omp(uint32_t *a, uint32_t *tmp, size_t n)
+{
+    if (n <= SB_SORT_LEAF) {
+        sb_insertion(a, n);
+        return;
+    }
+    size_t h = n / 2;
+#pragma omp task
+    sort_omp(a + h, tmp + h, n - h);
+    sort_omp(a, tmp, h);
+#pragma omp taskwait
+    sb_merge(a, tmp, n, h);
+}
+
+static uint64_t queens_omp(unsigned n, unsigned row, uint32_t cols, uint32_t d1, uint32_t d2)
+{
+    if (row == n || row >= SB_QUEENS_TASK_ROWS)
+        return sb_queens_serial(n, row, cols, d1, d2);
+    uint64_t count[32];
+    unsigned k = 0;
+    uint32_t all = (1u << n) - 1;
+    for (uint32_t avail = all & ~(cols | d1 | d2); avail; avail &= avail - 1) {
+        uint32_t bit = avail & (0u - avail);
+        uint64_t *c = &count[k++];
+#pragma omp task
+        *c = queens_omp(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
+    }
+#pragma omp taskwait
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < k; i++)
+        sum += count[i];
+    return sum;
+}
+
+static struct sb_sortbuf sortbuf;
+static unsigned char *hits;
+
+static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
+{
+    uint64_t v = 0;
+    unsigned n = (unsigned)size;
+    if (w == SB_FIB_TG || w >= SB_NWL)
+        return 0;
+    if (w == SB_SORT)
+        sb_sort_fill(&sortbuf, size);
+    if (w == SB_SPAWN) {
+        free(hits);
+        hits = calloc(size, 1);
+        if (!hits)
+            exit(1);
+    }
+    double t0 = sb_now();
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+    {
+        if (w == SB_FIB) {
+            v = fib_omp(n);
+        } else if (w == SB_SORT) {
+            sort_omp(sortbuf.a, sortbuf.tmp, size);
+        } else if (w == SB_QUEENS) {
+            v = queens_omp(n, 0, 0, 0, 0);
+        } else if (w == SB_SPAWN) {
+            for (size_t i = 0; i < size; i++) {
+#pragma omp task
+                hits[i]++;
+            }
+#pragma omp taskwait
+        }
+    }
+    r->secs = sb_now() - t0;
+    switch (w) {
+    case SB_EMPTY:
+        r->ok = 1;
+        break;
+    case SB_FIB:
+        r->tasks = sb_fib_ref(n + 1) - 1;
+        r->ok = v == sb_fib_ref(n);
+        break;
+    case SB_SORT:
+        r->tasks = sb_sort_forks(size);
+        r->ok = sb_sort_ok(&sortbuf);
+        break;
+    case SB_QUEENS:
+        r->tasks = sb_queens_tasks(n, 0, 0, 0, 0);
+        r->ok = v == sb_queens_expect(n);
+        break;
+    case SB_SPAWN:
+        r->tasks = size;
+        r->ok = sb_hits_ok(hits, size);
+        break;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    struct sb_opts o;
+    sb_parse(argc, argv, &o);
+    omp_set_dynamic(0); /* exactly the threads asked for */
+    return sb_loop(&o, RUNTIME, run_omp);
+}

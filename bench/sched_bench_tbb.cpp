@@ -1,0 +1,155 @@
+/*
+ * Scheduler benchmark, oneTBB's side (Debian's libtbb-dev). The same
+ * workloads as sched_bench.c, with TBB's nearest equivalents:
+ *   hive_join         -> tbb::parallel_invoke (fib, sort)
+ *   (fib again)       -> tbb::task_group run + wait ("fib-tg")
+ *   hive_group        -> tbb::task_group (queens)
+ *   hive_spawn        -> tbb::task_group::run from one task, then wait (spawn)
+ * A timed run is one task_arena::execute() on an arena of exactly `threads`
+ * slots (the caller's plus threads-1 workers), made once and kept, as an
+ * application would.
+ */
+#include "sched_bench.h"
+
+#include <tbb/global_control.h>
+#include <tbb/parallel_invoke.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include <memory>
+
+static uint64_t fib_invoke(unsigned n)
+{
+    if (n < 2)
+        return n;
+    uint64_t x, y;
+    tbb::parallel_invoke([&] { x = fib_invoke(n - 1); }, [&] { y = fib_invoke(n - 2); });
+    return x + y;
+}
+
+static uint64_t fib_tg(unsigned n)
+{
+    if (n < 2)
+        return n;
+    uint64_t y;
+    tbb::task_group g;
+    g.run([&] { y = fib_tg(n - 2); }); /* forked, as in hive's join */
+    uint64_t x = fib_tg(n - 1);
+    g.wait();
+    return x + y;
+}
+
+static void sort_tbb(uint32_t *a, uint32_t *tmp, size_t n)
+{
+    if (n <= SB_SORT_LEAF) {
+        sb_insertion(a, n);
+        return;
+    }
+    size_t h = n / 2;
+    tbb::parallel_invoke([=] { sort_tbb(a, tmp, h); }, [=] { sort_tbb(a + h, tmp + h, n - h); });
+    sb_merge(a, tmp, n, h);
+}
+
+static uint64_t queens_tbb(unsigned n, unsigned row, uint32_t cols, uint32_t d1, uint32_t d2)
+{
+    if (row == n || row >= SB_QUEENS_TASK_ROWS)
+        return sb_queens_serial(n, row, cols, d1, d2);
+    uint64_t count[32];
+    unsigned k = 0;
+    tbb::task_group g;
+    uint32_t all = (1u << n) - 1;
+    for (uint32_t avail = all & ~(cols | d1 | d2); avail; avail &= avail - 1) {
+        uint32_t bit = avail & (0u - avail);
+        uint64_t *c = &count[k++];
+        g.run([=] { *c = queens_tbb(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1); });
+    }
+    g.wait();
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < k; i++)
+        sum += count[i];
+    return sum;
+}
+
+static struct sb_sortbuf sortbuf;
+static std::unique_ptr<unsigned char[]> hits;
+static std::unique_ptr<tbb::task_arena> arenas[SB_MAX_THREADS + 1];
+
+static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
+{
+    if (w >= SB_NWL)
+        return 0;
+    tbb::task_arena &arena = *arenas[threads];
+    uint64_t v = 0;
+    double t0 = 0;
+    switch (w) {
+    case SB_EMPTY:
+        t0 = sb_now();
+        arena.execute([] {});
+        r->secs = sb_now() - t0;
+        r->ok = 1;
+        return 1;
+    case SB_FIB:
+    case SB_FIB_TG: {
+        unsigned n = (unsigned)size;
+        t0 = sb_now();
+        arena.execute([&] { v = w == SB_FIB ? fib_invoke(n) : fib_tg(n); });
+        r->secs = sb_now() - t0;
+        r->tasks = sb_fib_ref(n + 1) - 1;
+        r->ok = v == sb_fib_ref(n);
+        return 1;
+    }
+    case SB_SORT:
+        sb_sort_fill(&sortbuf, size);
+        t0 = sb_now();
+        arena.execute([&] { sort_tbb(sortbuf.a, sortbuf.tmp, size); });
+        r->secs = sb_now() - t0;
+        r->tasks = sb_sort_forks(size);
+        r->ok = sb_sort_ok(&sortbuf);
+        return 1;
+    case SB_QUEENS: {
+        unsigned n = (unsigned)size;
+        t0 = sb_now();
+        arena.execute([&] { v = queens_tbb(n, 0, 0, 0, 0); });
+        r->secs = sb_now() - t0;
+        r->tasks = sb_queens_tasks(n, 0, 0, 0, 0);
+        r->ok = v == sb_queens_expect(n);
+        return 1;
+    }
+    case SB_SPAWN: {
+        hits.reset(new unsigned char[size]());
+        unsigned char *hit = hits.get();
+        t0 = sb_now();
+        arena.execute([&] {
+            tbb::task_group g;
+            for (size_t i = 0; i < size; i++)
+                g.run([hit, i] { hit[i]++; });
+            g.wait();
+        });
+        r->secs = sb_now() - t0;
+        r->tasks = size;
+        r->ok = sb_hits_ok(hit, size);
+        return 1;
+    }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct sb_opts o;
+    sb_parse(argc, argv, &o);
+    unsigned most = 1;
+    for (unsigned i = 0; i < o.nthreads; i++)
+        most = o.threads[i] > most ? o.threads[i] : most;
+    /* TBB caps its workers at the hardware's threads - 1 unless told. */
+    tbb::global_control gc(tbb::global_control::max_allowed_parallelism, most);
+    for (unsigned i = 0; i < o.nthreads; i++) {
+        unsigned t = o.threads[i];
+        if (!arenas[t]) {
+            /* reserved slot 1: the calling thread is one of the t. */
+            arenas[t].reset(new tbb::task_arena((int)t, 1));
+            arenas[t]->initialize();
+        }
+    }
+    return sb_loop(&o, "tbb", run_tbb);
+}
