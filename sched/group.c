@@ -14,6 +14,7 @@
  * fib). The price is the documented rule: wait for a group within the run.
  */
 #include "sched/sched_internal.h"
+#include "sched/spawn.h"
 
 void hive_group_init(struct hive_group *g)
 {
@@ -50,12 +51,9 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
     struct hive_worker *w = hive_self();
     if (!w)
         return HIVE_ESTATE;
-    unsigned idle = HIVE_TASK_IDLE;
-    /* acquire: pairs with the release store of IDLE when the task last ran. */
-    if (!atomic_compare_exchange_strong_explicit(&task->state, &idle, HIVE_TASK_QUEUED,
-                                                 memory_order_acquire, memory_order_relaxed))
-        return HIVE_EBUSY;
-    task->fn = fn;
+    int err = hive_spawn_claim(task, fn);
+    if (err != HIVE_OK)
+        return err;
     group_push(w, g, task);
     return HIVE_OK;
 }

@@ -13,32 +13,53 @@
  * HIVE_EBUSY before anything is touched: IDLE -> QUEUED is one CAS, and the
  * worker stores IDLE again just before calling fn.
  */
+#include "sched/spawn.h"
+
 #include "sched/sched_internal.h"
 
-static void spawn_counted(struct hive_task *t)
-{
-    hive_outstanding_add();
-    struct hive_worker *w = hive_self();
-    if (w)
-        hive_worker_push_local(w, t);
-    else
-        hive_worker_push_global(t);
-}
-
-int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))
+int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
 {
     if (!task || !fn)
         return HIVE_EINVAL;
     unsigned idle = HIVE_TASK_IDLE;
-    /* acquire: pairs with the release store of IDLE when the task last ran,
-     * so that run's reads of fn and group happen before our writes. relaxed
-     * on failure: we only refuse. */
+    /* acquire: pairs with the release store of IDLE when the task last ran
+     * (hive_worker_run_task) or was unclaimed, so that run's reads of fn and
+     * group happen before our writes. relaxed on failure: we only refuse. */
     if (!atomic_compare_exchange_strong_explicit(&task->state, &idle, HIVE_TASK_QUEUED,
                                                  memory_order_acquire, memory_order_relaxed))
         return HIVE_EBUSY;
     task->fn = fn;
     task->group = NULL;
-    spawn_counted(task);
+    return HIVE_OK;
+}
+
+void hive_spawn_unclaim(struct hive_task *task)
+{
+    /* release: pairs with the acquire CAS of the task's next claimer. */
+    atomic_store_explicit(&task->state, HIVE_TASK_IDLE, memory_order_release);
+}
+
+void hive_spawn_count(void)
+{
+    hive_outstanding_add();
+}
+
+void hive_spawn_queue(struct hive_task *task)
+{
+    struct hive_worker *w = hive_self();
+    if (w)
+        hive_worker_push_local(w, task);
+    else
+        hive_worker_push_global(task);
+}
+
+int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))
+{
+    int err = hive_spawn_claim(task, fn);
+    if (err != HIVE_OK)
+        return err;
+    hive_spawn_count();
+    hive_spawn_queue(task);
     return HIVE_OK;
 }
 
@@ -49,6 +70,7 @@ int hive_spawn_fn(void (*fn)(void *arg), void *arg)
     struct hive_task *t = hive_pool_get(fn, arg);
     if (!t)
         return HIVE_ENOMEM;
-    spawn_counted(t);
+    hive_spawn_count();
+    hive_spawn_queue(t);
     return HIVE_OK;
 }

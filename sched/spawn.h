@@ -1,0 +1,31 @@
+/*
+ * hive_spawn in halves, for a spawn that is promised now and queued later:
+ * what the layers outside sched/ call (kernel/after.c, whose timer queues the
+ * task from its interrupt). hive_spawn itself is these halves in one go.
+ *
+ *   hive_spawn_claim(task, fn)  hive_spawn's checks and its claim of the task:
+ *                               HIVE_OK, HIVE_EINVAL or HIVE_EBUSY. Once
+ *                               claimed, a second spawn fails with HIVE_EBUSY.
+ *   then either
+ *     hive_spawn_unclaim(task)  the spawn is off: the task is idle again;
+ *   or
+ *     hive_spawn_count()        the run (or the next, outside a run) now lasts
+ *                               until the task has run; and later, once,
+ *     hive_spawn_queue(task)    queue it, from any context (outside task
+ *                               context: the global queue, notifying a parked
+ *                               core).
+ *
+ * Count before the task can be queued: a task that runs and finishes before
+ * it was counted would end the run early.
+ */
+#ifndef HIVE_SCHED_SPAWN_H
+#define HIVE_SCHED_SPAWN_H
+
+#include "hive/hive.h"
+
+int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task));
+void hive_spawn_unclaim(struct hive_task *task);
+void hive_spawn_count(void);
+void hive_spawn_queue(struct hive_task *task);
+
+#endif
