@@ -4,13 +4,14 @@ set(HIVE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 set(HIVE_TEST_HARNESS ${HIVE_ROOT}/tests/harness.c)
 
 # hive_add_image(NAME SRC...): a bootable ELF for HIVE_BOARD, linked with the
-# kernel, arch and board objects (hive_platform) and the scheduler.
+# kernel, arch and board objects (hive_platform), the scheduler and hive_after
+# (kernel/CMakeLists.txt).
 function(hive_add_image name)
   add_executable(${name} ${ARGN})
   set_target_properties(${name} PROPERTIES SUFFIX ".elf"
     LINK_DEPENDS "${HIVE_LINKER_SCRIPT}")
   target_include_directories(${name} PRIVATE ${HIVE_ROOT}/tests ${HIVE_ROOT})
-  target_link_libraries(${name} PRIVATE hive_platform hive_sched)
+  target_link_libraries(${name} PRIVATE hive_platform hive_sched hive_after)
   target_link_options(${name} PRIVATE -T${HIVE_LINKER_SCRIPT}
     -Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
 endfunction()
