@@ -1,6 +1,7 @@
 /*
  * Scheduler benchmark, hive's side (and the serial baselines):
  *   sched_bench [serial] [options of sched_bench.h] [--smoke] [--stats]
+ *   sched_bench capacity   cores free for this run (see capacity())
  * (--stats, last: hive's statistics table after every run, for a look at
  * steals, overflows and parks; not for timing.)
  * The workloads mirror tests/host/sched_workloads.h: hive_join per fib call
@@ -12,6 +13,8 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, under -std=c11 */
 
 #include "sched_bench.h"
+
+#include <pthread.h>
 
 #include "arch/host/host.h"
 #include "hive/hive.h"
@@ -188,6 +191,38 @@ static void sp_serial(void)
         fn(&sp_tasks[i].task);
 }
 
+/* ---- how many cores this run can have ------------------------------------------ */
+
+/* The same busy loop on one thread, then on two at once: 2 * t1 / t2 is about
+ * 2 when both cores are free and about 1 when other work holds one, which
+ * says whether this repetition's 2-thread figures mean anything. */
+static void *spin(void *arg)
+{
+    volatile uint64_t x = 0;
+    for (uint64_t i = 0; i < 20000000; i++)
+        x += i;
+    (void)arg;
+    return NULL;
+}
+
+static int capacity(void)
+{
+    pthread_t th[2];
+    spin(NULL); /* warm: frequency and page faults */
+    double t0 = sb_now();
+    spin(NULL);
+    double t1 = sb_now() - t0;
+    t0 = sb_now();
+    for (int i = 0; i < 2; i++)
+        if (pthread_create(&th[i], NULL, spin, NULL) != 0)
+            return 1;
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    double t2 = sb_now() - t0;
+    printf("M capacity %.3f\n", 2 * t1 / t2);
+    return 0;
+}
+
 /* ---- the two runtimes of this program ---------------------------------------- */
 
 static int run_hive_wl(int w, unsigned threads, size_t size, struct sb_result *r)
@@ -278,6 +313,8 @@ static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result 
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "capacity") == 0)
+        return capacity();
     int serial = argc > 1 && strcmp(argv[1], "serial") == 0;
     if (argc > 1 + serial && strcmp(argv[argc - 1], "--stats") == 0)
         print_stats = 1, argc--;

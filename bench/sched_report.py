@@ -35,8 +35,12 @@ def load(path):
     info = {}  # (workload) -> (size, tasks)
     failed = []
     instr = {}  # (runtime, workload) -> instructions per fork at 1 thread
+    cap = []  # cores free, per repetition (sched_bench capacity)
     for line in open(path):
         f = line.split()
+        if len(f) == 3 and f[:2] == ["M", "capacity"]:
+            cap.append(float(f[2]))
+            continue
         if len(f) == 7 and f[0] == "C":  # C runtime workload n1 instr1 n2 instr2
             n1, i1, n2, i2 = int(f[3]), int(f[4]), int(f[5]), int(f[6])
             instr[(f[1], f[2])] = (i2 - i1) / (fib(n2 + 1) - fib(n1 + 1))
@@ -48,7 +52,7 @@ def load(path):
         info[wl] = (size, tasks)
         if ok != "ok":
             failed.append(f"{rt} {wl} threads={th}")
-    return runs, info, failed, instr
+    return runs, info, failed, instr, cap
 
 
 def fib(n):
@@ -70,8 +74,13 @@ def fmt_t(s):
     return f"{s * 1e3:.1f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} us"
 
 
-def md_report(runs, info, failed, instr, header):
+def md_report(runs, info, failed, instr, cap, header):
     out = [header.rstrip(), ""]
+    if cap:
+        out += [f"Cores free for the run, measured before each repetition (a busy loop on two threads"
+                f" against one; 2.0 = both cores free): median {med(cap):.2f}, min {min(cap):.2f},"
+                f" max {max(cap):.2f}." + (" **Other work held a core for much of this run: the"
+                " 2-thread figures understate scaling.**" if med(cap) < 1.7 else ""), ""]
     if failed:
         out += ["**FAILED**: wrong results in: " + ", ".join(sorted(set(failed))), ""]
     threads = sorted({k[2] for k in runs})
@@ -235,15 +244,35 @@ def svg_report(runs, info):
     return "\n".join(el) + "\n"
 
 
+def summary(runs, info, cap):
+    """A few lines for the console (stderr): the headline figures."""
+    threads = sorted({k[2] for k in runs if k[0] not in ("serial",)})
+    rts = [rt for rt in ORDER if rt != "serial"]
+    if "fib" in info:
+        forks = info["fib"][1]
+        for th in threads:
+            v = [f"{SHORT[rt]} {med(runs[(rt, 'fib', th)]) * 1e9 / forks:.1f}" for rt in rts if (rt, "fib", th) in runs]
+            print(f"sched: ns per fork-join, fib({info['fib'][0]}), {th} thread(s): " + ", ".join(v), file=sys.stderr)
+    for wl in ("sort", "queens"):
+        if ("serial", wl, 1) in runs and threads:
+            th = threads[-1]
+            v = [f"{SHORT[rt]} {med(runs[('serial', wl, 1)]) / med(runs[(rt, wl, th)]):.2f}" for rt in rts
+                 if (rt, wl, th) in runs]
+            print(f"sched: {wl} speedup vs serial, {th} thread(s): " + ", ".join(v), file=sys.stderr)
+    if cap:
+        print(f"sched: cores free (median of repetitions): {med(cap):.2f} of 2", file=sys.stderr)
+
+
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__)
     raw, md, svg, header = sys.argv[1:]
-    runs, info, failed, instr = load(raw)
+    runs, info, failed, instr, cap = load(raw)
     if not runs:
         sys.exit("sched_report: no results")
-    open(md, "w").write(md_report(runs, info, failed, instr, open(header).read()))
+    open(md, "w").write(md_report(runs, info, failed, instr, cap, open(header).read()))
     open(svg, "w").write(svg_report(runs, info))
+    summary(runs, info, cap)
     sys.exit(1 if failed else 0)
 
 
