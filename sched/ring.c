@@ -151,7 +151,7 @@ void hive_ring_push_list(struct hive_ring *r, struct hive_task *first, uint32_t 
     atomic_store_explicit(&r->tail, tail + n, memory_order_release);
 }
 
-void hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
+bool hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
 {
     /* relaxed: only this core writes tail. */
     uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
@@ -165,13 +165,13 @@ void hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_g
             atomic_store_explicit(&r->slot[tail & HIVE_RING_MASK], t, memory_order_relaxed);
             /* release: pairs with the acquire load of tail in hive_ring_steal_claim. */
             atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
-            return;
+            return false;
         }
         if (steal != real) {
             /* Full because a thief is still copying out: the slots it claimed
              * are not ours to move, so only t leaves. */
             hive_global_push(g, t);
-            return;
+            return true;
         }
         /* Full, nothing in flight: take [real, tail) in one CAS. On failure a
          * thief claimed first; head holds its value and we look again. seq_cst
@@ -203,6 +203,7 @@ void hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_g
     atomic_store_explicit(&r->tail, tail + HIVE_RING_HALF, memory_order_release);
 
     hive_global_push_batch(g, first, t, HIVE_RING_HALF + 1);
+    return true;
 }
 
 struct hive_task *hive_ring_refill(struct hive_ring *r, struct hive_global *g, unsigned cores)

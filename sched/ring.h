@@ -58,11 +58,12 @@ void hive_ring_init(struct hive_ring *r);
 /* For tests: start every index at `start` (e.g. 2^32 - 5 to cross the wrap). */
 void hive_ring_init_at(struct hive_ring *r, uint32_t start);
 
-/* Full ring: overflow to g (see ring.c). */
-void hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g);
+/* Full ring: overflow to g (see ring.c). True if work went to g. */
+bool hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g);
 
-/* Owner: queue t at the tail. Never fails; when full, work spills to g. */
-static inline void hive_ring_push(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
+/* Owner: queue t at the tail. Never fails; when full, work spills to g, and
+ * then it returns true (the scheduler counts overflows). */
+static inline bool hive_ring_push(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
 {
     /* relaxed: only this core writes tail. */
     uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
@@ -74,9 +75,9 @@ static inline void hive_ring_push(struct hive_ring *r, struct hive_task *t, stru
         atomic_store_explicit(&r->slot[tail & HIVE_RING_MASK], t, memory_order_relaxed);
         /* release: pairs with the acquire load of tail in hive_ring_steal_claim. */
         atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
-        return;
+        return false;
     }
-    hive_ring_push_slow(r, t, g);
+    return hive_ring_push_slow(r, t, g);
 }
 
 /* Owner: take the oldest task, or NULL when empty. */

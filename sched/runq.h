@@ -110,6 +110,7 @@ static inline void hive_runq_init(struct hive_runq_set *s, struct hive_runq *per
 /*
  * On `core`: queue t. Returns NULL when queued (for the ring, possibly by
  * spilling to g), or t itself when the strategy is full: run it inline.
+ * hive_runq_push_or_spill below is the form that never hands t back.
  */
 static inline struct hive_task *hive_runq_push(struct hive_runq_set *s, unsigned core,
                                                struct hive_task *t, struct hive_global *g)
@@ -132,6 +133,23 @@ static inline struct hive_task *hive_runq_push(struct hive_runq_set *s, unsigned
     (void)core;
     (void)g;
     return hive_shared_push(&s->shared, t);
+#endif
+}
+
+/*
+ * On `core`: queue t here or, when this core's queue is full, on g (the ring
+ * spills a batch itself; the others send t). True if work went to g.
+ */
+static inline bool hive_runq_push_or_spill(struct hive_runq_set *s, unsigned core,
+                                           struct hive_task *t, struct hive_global *g)
+{
+#if HIVE_RUNQ == HIVE_RUNQ_RING
+    return hive_ring_push(&s->q[core].q, t, g);
+#else
+    if (!hive_runq_push(s, core, t, g))
+        return false;
+    hive_global_push(g, t);
+    return true;
 #endif
 }
 
@@ -262,8 +280,7 @@ static inline struct hive_task *hive_runq_refill(struct hive_runq_set *s, unsign
         struct hive_task *next = t->next;
         /* Room was measured by the owner and only grows; a refusal cannot
          * happen, but would go back to the global queue rather than be lost. */
-        if (hive_runq_push(s, core, t, g))
-            hive_global_push(g, t);
+        hive_runq_push_or_spill(s, core, t, g);
         t = next;
     }
     return first;

@@ -100,25 +100,11 @@ void hive_worker_notify(struct hive_worker *w)
 }
 
 /* Owner: queue t on this core's run queue (never run inline from a spawn:
- * a strategy that refuses sends it to the global queue). */
+ * a full queue spills to the global queue). */
 static void runq_push(struct hive_worker *w, struct hive_task *t)
 {
-#if HIVE_RUNQ == HIVE_RUNQ_RING
-    {
-        /* Overflow statistic: the ring is full (from its owner's view) when
-         * tail - steal head == capacity; push then spills a batch. */
-        struct hive_ring *r = &hive_runqs[w->id].q;
-        /* relaxed (both): a statistic; the push below does the real check. */
-        uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-        uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-        if (tail - hive_ring_steal_head(head) >= HIVE_RING_CAP)
-            w->st.overflows++;
-    }
-#endif
-    if (hive_runq_push(&hive_g.rq, w->id, t, &hive_g.global)) {
+    if (hive_runq_push_or_spill(&hive_g.rq, w->id, t, &hive_g.global))
         w->st.overflows++;
-        hive_global_push(&hive_g.global, t);
-    }
 }
 
 void hive_worker_push_local(struct hive_worker *w, struct hive_task *t)

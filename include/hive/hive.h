@@ -188,7 +188,8 @@ struct hive_core_stats {
     uint64_t steals;         /* probes that took work */
     uint64_t stolen_tasks;   /* tasks those steals moved to this core */
     uint64_t global_pulls;   /* batches taken from the global queue */
-    uint64_t overflows;      /* run-queue overflows that moved a batch to the global queue */
+    uint64_t overflows;      /* pushes that found the run queue full and moved
+                                work (a batch, or the one task) to the global queue */
     uint64_t parks;          /* times this core went to sleep */
     uint64_t wakes;          /* sleeping cores this core woke */
     uint64_t lifo_hits;      /* tasks taken from the LIFO slot */
