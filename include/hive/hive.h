@@ -46,8 +46,10 @@
 enum hive_err {
     HIVE_OK = 0,
     HIVE_EINVAL = -1, /* a bad argument: NULL function or task, bad config */
-    HIVE_EBUSY = -2,  /* the task is still queued (spawned and not yet started) */
-    HIVE_ENOMEM = -3, /* the calling core's hive_spawn_fn pool is exhausted */
+    HIVE_EBUSY = -2,  /* the task is still queued (spawned and not yet started),
+                         or the interrupt line already has a handler */
+    HIVE_ENOMEM = -3, /* a fixed per-core pool of the calling core is exhausted:
+                         hive_spawn_fn headers, or timers (hive/timer.h) */
     HIVE_ESTATE = -4, /* wrong context: hive_run during a run or from a task or
                          interrupt; join/group/parallel_for outside task context */
 };
@@ -89,7 +91,8 @@ struct hive_config {
  * task it (transitively) spawned have finished. Statistics of the run are then
  * in hive_stats_last().
  *   HIVE_EINVAL  entry is NULL, or cfg asks for 0 < cores that the port does
- *                not have (or more than HIVE_MAX_WORKERS), a pool_size above
+ *                not have (or more than HIVE_MAX_WORKERS; more than 64 in a
+ *                build with the deque run queue), a pool_size above
  *                HIVE_POOL_MAX, or interval_min > interval_max.
  *   HIVE_ESTATE  a run is already active (hive_run from a task, from another
  *                core during a run), or called from an interrupt handler.
@@ -115,6 +118,11 @@ unsigned hive_worker_count(void);
  * header the moment fn is called, so fn may free it or spawn it again.
  * From task context it goes to this core's LIFO slot (the previous occupant
  * moves to the core's run queue); from anywhere else to the global queue.
+ * The LIFO slot is this core's alone: no other core can steal it, and a spawn
+ * into it wakes none. So a task that spawns and then runs long keeps its
+ * last child from every other core until it returns (or spawns again), as in
+ * Tokio; spawn the long part as a task of its own, or use hive_group_spawn,
+ * whose tasks can be stolen at once.
  *   HIVE_EINVAL  task or fn is NULL.
  *   HIVE_EBUSY   task is still queued (spawned, and its fn not yet called).
  */
