@@ -47,9 +47,9 @@ uint64_t arch_counter(void);
 uint64_t arch_counter_hz(void);
 /*
  * Idle until an event: returns after arch_idle_wake(this core), possibly
- * spuriously. A wake sent before the wait is not lost (aarch64: a per-core
- * pending flag plus the doorbell SGI; riscv64: a pending IPI). Interrupts
- * may stay masked.
+ * spuriously. A wake sent before the wait is not lost: on both
+ * architectures a per-core pending flag plus the doorbell (SGI; SBI IPI),
+ * checked masked before the WFI. Interrupts may stay masked.
  */
 void arch_idle_wait(void);
 void arch_idle_wake(unsigned core);
