@@ -44,10 +44,10 @@
 #define HIVE_RUNQ HIVE_RUNQ_RING
 #endif
 
-/* Most cores a set may hold (sizes the deque strategy's bitmask); a board
- * defines it, and the host default is 64. */
+/* Most cores a set may hold (sizes the deque strategy's bitmask). Every build
+ * defines it once: a board in its board.cmake, the host in CMakeLists.txt. */
 #ifndef HIVE_MAX_CORES
-#define HIVE_MAX_CORES 64
+#error "HIVE_MAX_CORES is set by the board (boards/<board>/board.cmake) or the host tree"
 #endif
 
 #if HIVE_RUNQ == HIVE_RUNQ_RING

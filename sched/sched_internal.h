@@ -26,13 +26,11 @@
 #include "sched/cache.h"
 #include "sched/port.h"
 
-/* Cores this build supports: the board's count on a target, else every one
- * the idle bitmap can hold. Decided before runq.h picks its own default. */
-#ifdef HIVE_MAX_CORES
-#define HIVE_SCHED_MAX_CORES HIVE_MAX_CORES
-#else
-#define HIVE_SCHED_MAX_CORES HIVE_MAX_WORKERS
+/* Cores this build supports: the board's count, or the host tree's. */
+#ifndef HIVE_MAX_CORES
+#error "HIVE_MAX_CORES is set by the board (boards/<board>/board.cmake) or the host tree"
 #endif
+#define HIVE_SCHED_MAX_CORES HIVE_MAX_CORES
 _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the idle bitmap holds");
 
 #include "sched/deque.h"

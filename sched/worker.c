@@ -475,10 +475,6 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     if (n == 0 || n > avail || n > HIVE_SCHED_MAX_CORES || c.pool_size > HIVE_POOL_MAX ||
         imin > imax)
         return HIVE_EINVAL;
-#if HIVE_RUNQ == HIVE_RUNQ_DEQUE
-    if (n > 64)
-        return HIVE_EINVAL; /* the deque strategy's bitmask */
-#endif
     int phase = HIVE_PHASE_STOPPED;
     if (!atomic_compare_exchange_strong(&hive_g.phase, &phase, HIVE_PHASE_STARTING))
         return HIVE_ESTATE;

@@ -2,7 +2,8 @@
 #ifndef HIVE_ARCH_HOST_H
 #define HIVE_ARCH_HOST_H
 
-#define HIVE_HOST_MAX_CORES 256
+/* Set once for the whole host tree (CMakeLists.txt). */
+#define HIVE_HOST_MAX_CORES HIVE_MAX_CORES
 
 /* Make the calling thread core `id` for hive_port_core_id() and parking. */
 void hive_host_bind_core(unsigned id);

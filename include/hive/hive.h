@@ -91,9 +91,8 @@ struct hive_config {
  * task it (transitively) spawned have finished. Statistics of the run are then
  * in hive_stats_last().
  *   HIVE_EINVAL  entry is NULL, or cfg asks for 0 < cores that the port does
- *                not have (or more than HIVE_MAX_WORKERS; more than 64 in a
- *                build with the deque run queue), a pool_size above
- *                HIVE_POOL_MAX, or interval_min > interval_max.
+ *                not have (or more than the build's HIVE_MAX_CORES), a
+ *                pool_size above HIVE_POOL_MAX, or interval_min > interval_max.
  *   HIVE_ESTATE  a run is already active (hive_run from a task, from another
  *                core during a run), or called from an interrupt handler.
  */
