@@ -80,7 +80,7 @@ def md_report(runs, info, failed, instr, cap, header):
         out += [f"Cores free for the run, measured before each repetition (a busy loop on two threads"
                 f" against one; 2.0 = both cores free): median {med(cap):.2f}, min {min(cap):.2f},"
                 f" max {max(cap):.2f}." + (" **Other work held a core for much of this run: the"
-                " 2-thread figures understate scaling.**" if med(cap) < 1.7 else ""), ""]
+                " 2-thread figures understate scaling.**" if med(cap) < 1.5 else ""), ""]
     if failed:
         out += ["**FAILED**: wrong results in: " + ", ".join(sorted(set(failed))), ""]
     threads = sorted({k[2] for k in runs})
