@@ -94,6 +94,14 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
     return x;
 }
 
+/* Owner: the bottom index, exact (only the owner writes it). Deep waits
+ * compare it with a recorded floor (see sched/join.c, "Waiting"). */
+static inline uint32_t hive_deque_bottom(struct hive_deque *d)
+{
+    /* relaxed: only this core writes bottom. */
+    return atomic_load_explicit(&d->bottom, memory_order_relaxed);
+}
+
 /* Any core: take the oldest task. HIVE_STEAL_OK with *out set, HIVE_STEAL_EMPTY,
  * or HIVE_STEAL_BUSY when a racing pop or steal won (worth retrying). */
 enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task **out);

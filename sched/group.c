@@ -72,6 +72,28 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
     return HIVE_OK;
 }
 
+/*
+ * A deep wait found nothing at or above its floor. If the newest entry under
+ * it is a task of g - spawned by a frame below us on this stack, e.g. by the
+ * parent of the task that is waiting - take it: it is the very work we wait
+ * for, and a wait that only spun could wait forever when the other cores are
+ * deep in waits of their own. Anything else goes back where it was. The pop
+ * makes the task ours alone (thieves lose the CAS on top for it), so reading
+ * its header is safe; the push back cannot find the deque full, the pop just
+ * freed a slot; meanwhile the entry was only invisible to thieves.
+ */
+static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive_group *g)
+{
+    if (!hive_deque_len(&w->fj))
+        return NULL;
+    struct hive_task *t = hive_deque_pop(&w->fj);
+    if (t && t->group != g) {
+        (void)hive_deque_push(&w->fj, t);
+        t = NULL;
+    }
+    return t;
+}
+
 int hive_group_wait(struct hive_group *g)
 {
     if (!g)
@@ -80,12 +102,20 @@ int hive_group_wait(struct hive_group *g)
     if (!w)
         return HIVE_ESTATE;
     w->wait_depth++;
+    bool deep = w->wait_depth > HIVE_JOIN_NEST_FREE;
     /* acquire: pairs with the release decrement in hive_group_task_done. */
     while (atomic_load_explicit(&g->pending, memory_order_acquire) != 0) {
-        /* Our own deque first: this group's tasks are most likely there. */
-        struct hive_task *t = hive_deque_len(&w->fj) ? hive_deque_pop(&w->fj) : NULL;
+        /* Our own deque first: this group's tasks are most likely there.
+         * Deep, find_for_wait pops it, but only down to the running task's
+         * floor (join.c, "Waiting") - where this group's tasks are when the
+         * waiting task spawned them, the usual case. */
+        struct hive_task *t = NULL;
+        if (!deep && hive_deque_len(&w->fj))
+            t = hive_deque_pop(&w->fj);
         if (!t)
             t = hive_worker_find_for_wait(w, -1);
+        if (!t && deep)
+            t = own_task_under_floor(w, g);
         if (t)
             hive_worker_run_task(w, t);
         else

@@ -17,13 +17,49 @@
  * hive_join_frame_run, which records who it is (for leapfrogging), calls fb
  * and sets `done` with a release store as its very last access to the frame.
  *
- * Waiting for a stolen fb: the joiner runs other work meanwhile (never an idle
- * spin while work exists that it may run): first what is left in the thief's
- * deque (leapfrogging - those tasks are parts of fb, so running them cannot
- * grow our stack beyond fb's own depth), then, while fewer than
- * HIVE_JOIN_NEST_FREE waits are nested on this core's stack, anything (its
- * own queues, steals, the global queue). Deeper waits only leapfrog, which
- * bounds the stack: the kernel's per-core stacks are 32 KiB on the boards.
+ * Waiting for a stolen fb (hive_group_wait waits the same way, group.c): the
+ * joiner runs other work meanwhile (never an idle spin while work exists that
+ * it may run). While at most HIVE_JOIN_NEST_FREE waits are nested on this
+ * core's stack (wait_depth), anything: what is left in the thief's deque
+ * first, then its own queues, steals, the global queue. Deeper waits run only
+ * two kinds of work, which bounds the stack (the kernel's per-core stacks are
+ * 32 KiB on the boards):
+ *   - leapfrogging: tasks from the deque of the core that took our fb - parts
+ *     of fb, so running them cannot grow our stack beyond fb's own depth;
+ *   - this core's own deque, popped down to w->fj_floor and no lower: the
+ *     bottom index when the innermost task this core is running began
+ *     (hive_worker_run_task records it). For a join wait the deque is empty
+ *     when the wait begins (our frame was stolen, and thieves take the oldest
+ *     first, so everything below it went before it), so these are exactly the
+ *     entries pushed during the wait, by work the wait itself ran: TBB's rule.
+ *
+ * Why the own deque: a task leapfrogged inside a deep wait may spawn into a
+ * group and return without waiting (a group need only be waited for within
+ * the run). Its group task then sits in our deque above our wait. The group's
+ * waiter, if it is on another core and deep too, cannot take it (a deep wait
+ * steals only from the core running its fb); and if our wait depends on that
+ * group (the task we wait for is its waiter) and every other core is deep as
+ * well, nobody else can. Waits that only leapfrogged hung there
+ * (tests/host/sched_workloads.h, deep_wait_runs_own_deque, builds it at 2
+ * cores).
+ *
+ * The stack bound, with the own deque. Let T be a task running on this core
+ * that hosts a deep wait. Waits only nest deeper inside T, so every wait in
+ * T's extent is deep, and by induction on the nesting everything run inside
+ * T's extent is a descendant of T in the task tree: leapfrogged parts of an
+ * fb of T's, or own entries at or above T's floor. Those were pushed inside
+ * T's extent: pushes go to the bottom, and the bottom never drops below the
+ * floor there, because every pop inside T's extent stops at a floor of its own
+ * (a deep wait's at its task's floor, hive_join's loop below at its own
+ * frame) and a floor is never below the one it is nested in. So the tasks
+ * nested on a core's stack follow a path down the task tree (below at most
+ * HIVE_JOIN_NEST_FREE levels of arbitrary work): the stack is bounded by the
+ * tree's depth times the largest task frame plus a wait, whatever the number
+ * of tasks. Popping the whole deque instead (as deep group waits used to)
+ * could nest a group's tasks one inside another's wait: a stack as deep as
+ * the group is wide. The one exception, in group.c: a deep group wait may
+ * run a task of its own group found at the bottom under the floor - the very
+ * work it waits for, where a serial run of the group would run it too.
  *
  * Cost per join when nobody steals: a push (two stores), the notify check (a
  * seq_cst fence and a load of the idle word, which no core writes while all
@@ -91,10 +127,16 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
         fb(b);
         return HIVE_OK;
     }
+    /* Our frame's index: exact, only this core moves the bottom. */
+    uint32_t fidx = hive_deque_bottom(&w->fj) - 1;
     w->st.spawned++;
     hive_worker_notify(w);
     fa(a);
-    for (;;) {
+    /* Take back what fa left above our frame, and the frame, but nothing
+     * under it: that belongs to the frames below us on this stack. The frame
+     * is gone if a thief took it (then so is everything older) or if a wait
+     * inside fa ran it (then f.done is already set). */
+    while ((int32_t)(hive_deque_bottom(&w->fj) - fidx) > 0) {
         struct hive_task *t = hive_deque_pop(&w->fj);
         if (t == &f.task) {
             w->st.tasks_run++;
@@ -109,7 +151,8 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
         hive_worker_run_task(w, t);
     }
     /* Our frame was stolen (thieves take the oldest first, so nothing older
-     * is left below it either). */
+     * is left below it either, and the deque is empty now), or fa's own waits
+     * ran it and done is set. */
     w->st.joins_waited++;
     wait_until(w, &f.done, &f.thief);
     return HIVE_OK;

@@ -63,6 +63,10 @@ struct hive_worker {
     unsigned polls;         /* find-work calls, for the global interval */
     unsigned interval;      /* poll the global queue first every `interval` polls */
     unsigned wait_depth;    /* nested join/group waits running other tasks */
+    /* Deque bottom when the innermost task this core is running began: a
+     * wait nested deeper than HIVE_JOIN_NEST_FREE may pop its own deque down
+     * to here and no further (sched/join.c, "Waiting"). */
+    uint32_t fj_floor;
     bool searching;         /* counted in the idle state's searching count */
     uint32_t rng[2];        /* xorshift state */
     uint64_t avg_task_ns;   /* EWMA of task time, alpha 0.1 */
@@ -117,7 +121,9 @@ static inline struct hive_worker *hive_self(void)
 /* Run one task taken from a queue: bookkeeping, then its fn. */
 void hive_worker_run_task(struct hive_worker *w, struct hive_task *t);
 /* Any work for a core that is waiting (join/group): NULL if none now.
- * `helpee` is the core that took our fb (or -1): looked at first. */
+ * `helpee` is the core that took our fb (or -1). Nested at most
+ * HIVE_JOIN_NEST_FREE waits deep: the helpee's deque, then anything. Deeper:
+ * only this core's deque above w->fj_floor, then the helpee's deque. */
 struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee);
 /* Queue t (state already QUEUED, counted) from task context / from outside. */
 void hive_worker_push_local(struct hive_worker *w, struct hive_task *t);

@@ -167,10 +167,16 @@ static struct hive_task *global_pull(struct hive_worker *w)
 void hive_worker_run_task(struct hive_worker *w, struct hive_task *t)
 {
     w->st.tasks_run++;
+    /* The task's floor: what it (and work nested in its waits) pushes lies at
+     * or above today's bottom, what is below belongs to the frames under it
+     * on this stack. A deep wait inside it pops no lower (join.c, "Waiting"). */
+    uint32_t floor = w->fj_floor;
+    w->fj_floor = hive_deque_bottom(&w->fj);
     void (*fn)(struct hive_task *) = t->fn;
     if (fn == hive_join_frame_run) {
         /* A stolen join half: not counted, no state; its joiner waits. */
         fn(t);
+        w->fj_floor = floor;
         return;
     }
     struct hive_group *g = t->group;
@@ -179,6 +185,7 @@ void hive_worker_run_task(struct hive_worker *w, struct hive_task *t)
      * on the header is the caller's again: fn may free or respawn it. */
     atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
     fn(t);
+    w->fj_floor = floor;
     if (g)
         hive_group_task_done(g); /* uncounted: its waiter is (group.c) */
     else
@@ -301,6 +308,16 @@ static struct hive_task *find_work(struct hive_worker *w)
 struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee)
 {
     struct hive_task *t;
+    bool deep = w->wait_depth > HIVE_JOIN_NEST_FREE;
+    /* Deep: first this core's own entries above the running task's floor -
+     * pushed by that task or by work nested in its waits, e.g. group tasks
+     * a leapfrogged task spawned and left behind; nobody else may be able to
+     * run them (join.c, "Waiting", has the argument). The owner's bottom is
+     * exact, so the pop below takes index bottom-1 >= fj_floor or, if thieves
+     * emptied the deque meanwhile, nothing: never an entry under the floor. */
+    if (deep && (int32_t)(hive_deque_bottom(&w->fj) - w->fj_floor) > 0 &&
+        (t = hive_deque_pop(&w->fj)))
+        return t;
     if (helpee >= 0 && (unsigned)helpee != w->id && (unsigned)helpee < hive_g.n) {
         /* Leapfrogging: what the core that took our fb left in its deque is
          * part of fb, so running it cannot deepen our stack beyond fb's. */
@@ -317,7 +334,7 @@ struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee)
                 break;
         }
     }
-    if (w->wait_depth > HIVE_JOIN_NEST_FREE)
+    if (deep)
         return NULL;
     if ((t = find_local(w)))
         return t;
@@ -428,6 +445,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     if (w->interval > hive_g.interval_max)
         w->interval = hive_g.interval_max;
     w->wait_depth = 0;
+    w->fj_floor = 0;
     w->searching = false;
     uint64_t s = seed + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
     w->rng[0] = (uint32_t)(s >> 32) | 1u; /* never all zero */
