@@ -85,6 +85,12 @@ HIVE_TEST(no_lost_wakeup)
     sched_case_no_lost_wakeup(8, 3000 / SCALE, 5000000000ull);
 }
 
+HIVE_TEST(deep_wait_runs_own_deque)
+{
+    /* 2 workers by construction; 2 s per spin before it counts as stuck. */
+    sched_case_deep_wait_own_deque(200 / SCALE, 2000000000ull);
+}
+
 /* ---- host only: spawns from threads that are not workers, during a run ---------- */
 
 #define EXT_THREADS 3

@@ -620,6 +620,143 @@ static void sched_case_run_again(unsigned cores, unsigned runs)
     }
 }
 
+/* ---- a group task left above a deep join wait ------------------------------------ */
+
+/*
+ * The hang this case guards against (fixed in sched/join.c's wait): at 2
+ * workers, a chain of joins whose fb halves alternate between the cores
+ * (each fa spins until its fb has started elsewhere) nests waits on both
+ * cores deeper than HIVE_JOIN_NEST_FREE, where a waiter only takes work from
+ * the core running its fb. At the bottom of the chain, core X runs level K
+ * (its group waits are deep) while core Y waits for it (deep, helping X):
+ *   level K on X:  hive_join(spin until L has run, L); then wait for group g
+ *   L, which Y leapfrogs from X's deque inside its wait: spawns G into g and
+ *     returns without waiting (legal: g is waited for within the run)
+ * G now sits in Y's deque above Y's wait frame. X waits for g, Y waits for X:
+ * unless Y's deep wait pops entries pushed during the wait, nobody runs G.
+ * X's wait for g spins against a deadline first; past it the case fails and
+ * rescues G (steals it from Y's deque) so the test ends instead of hanging.
+ */
+#define SW_DEEP_LEVELS (2u * HIVE_JOIN_NEST_FREE + 2u)
+
+struct sw_deep {
+    uint64_t deadline_ns;
+    atomic_bool started[SW_DEEP_LEVELS + 1];
+    int core[SW_DEEP_LEVELS + 1];      /* worker that ran each level */
+    atomic_bool l_done;
+    atomic_int l_core;                 /* worker that ran L, or -1 */
+    unsigned l_depth;                  /* its wait_depth when it ran L */
+    unsigned x_depth;                  /* level K's core's wait_depth at level K */
+    struct hive_group g;
+    struct hive_task gtask;
+    atomic_bool g_ran;
+    atomic_uint fa_timeouts;           /* the chain did not alternate */
+    unsigned hangs;                    /* G was stranded: the bug */
+};
+
+static struct sw_deep sw_deep_g;
+
+static bool sw_deep_spin(atomic_bool *flag)
+{
+    uint64_t end = hive_port_now_ns() + sw_deep_g.deadline_ns;
+    while (!atomic_load(flag)) {
+        if (hive_port_now_ns() > end)
+            return false;
+        hive_port_cpu_relax();
+    }
+    return true;
+}
+
+static void sw_deep_gtask(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_deep_g.g_ran, true);
+}
+
+/* L: spawn into g, return without waiting for it. */
+static void sw_deep_l(void *p)
+{
+    (void)p;
+    atomic_store(&sw_deep_g.l_core, hive_worker_id());
+    sw_deep_g.l_depth = hive_tls_worker->wait_depth;
+    CHECK_EQ(hive_group_spawn(&sw_deep_g.g, &sw_deep_g.gtask, sw_deep_gtask), HIVE_OK);
+    atomic_store(&sw_deep_g.l_done, true);
+}
+
+static void sw_deep_wait_l(void *p)
+{
+    (void)p;
+    if (!sw_deep_spin(&sw_deep_g.l_done))
+        atomic_fetch_add(&sw_deep_g.fa_timeouts, 1); /* then L runs inline after we return */
+}
+
+static void sw_deep_bottom(void)
+{
+    struct hive_worker *w = hive_tls_worker;
+    sw_deep_g.x_depth = w->wait_depth;
+    CHECK_EQ(hive_join(sw_deep_wait_l, NULL, sw_deep_l, NULL), HIVE_OK);
+    if (!sw_deep_spin(&sw_deep_g.g_ran)) {
+        sw_deep_g.hangs++;
+        int y = atomic_load(&sw_deep_g.l_core);
+        struct hive_task *t = NULL;
+        enum hive_steal_result r = HIVE_STEAL_EMPTY;
+        if (y >= 0 && y != (int)w->id)
+            while ((r = hive_deque_steal(&hive_workers[y].fj, &t)) == HIVE_STEAL_BUSY)
+                ;
+        if (r == HIVE_STEAL_OK)
+            hive_worker_run_task(w, t); /* the rescue: G, so the run can end */
+    }
+    CHECK_EQ(hive_group_wait(&sw_deep_g.g), HIVE_OK);
+}
+
+static void sw_deep_level(void *p);
+
+static void sw_deep_fa(void *p)
+{
+    unsigned k = (unsigned)(uintptr_t)p;
+    if (!sw_deep_spin(&sw_deep_g.started[k + 1]))
+        atomic_fetch_add(&sw_deep_g.fa_timeouts, 1);
+}
+
+static void sw_deep_level(void *p)
+{
+    unsigned k = (unsigned)(uintptr_t)p;
+    sw_deep_g.core[k] = hive_worker_id();
+    atomic_store(&sw_deep_g.started[k], true);
+    if (k == SW_DEEP_LEVELS) {
+        sw_deep_bottom();
+        return;
+    }
+    CHECK_EQ(hive_join(sw_deep_fa, p, sw_deep_level, (void *)(uintptr_t)(k + 1)), HIVE_OK);
+}
+
+static void sched_case_deep_wait_own_deque(unsigned rounds, uint64_t deadline_ns)
+{
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(&sw_deep_g, 0, sizeof sw_deep_g);
+        sw_deep_g.deadline_ns = deadline_ns;
+        atomic_init(&sw_deep_g.l_core, -1);
+        hive_group_init(&sw_deep_g.g);
+        SW_RUN(2, sw_deep_level, (void *)(uintptr_t)0);
+        /* The scenario was built: levels alternated, both cores deep. */
+        unsigned fa_timeouts = atomic_load(&sw_deep_g.fa_timeouts);
+        CHECK_EQ(fa_timeouts, 0);
+        for (unsigned k = 1; k <= SW_DEEP_LEVELS; k++)
+            CHECK(sw_deep_g.core[k] != sw_deep_g.core[k - 1]);
+        CHECK(atomic_load(&sw_deep_g.l_core) != sw_deep_g.core[SW_DEEP_LEVELS]);
+        CHECK(sw_deep_g.l_depth > HIVE_JOIN_NEST_FREE);
+        CHECK(sw_deep_g.x_depth >= HIVE_JOIN_NEST_FREE);
+        /* And G did not need the rescue. */
+        CHECK_EQ(sw_deep_g.hangs, 0);
+        CHECK(atomic_load(&sw_deep_g.g_ran));
+        if (sw_deep_g.hangs || fa_timeouts) {
+            printf("  round %u: %u stranded, %u chain timeouts\n", r, sw_deep_g.hangs,
+                   fa_timeouts);
+            break;
+        }
+    }
+}
+
 /* ---- every error code from the misuse that should produce it --------------------- */
 
 struct sw_err {

@@ -70,6 +70,13 @@ HIVE_TEST(no_lost_wakeup)
         TIMED("no_lost_wakeup", sched_case_no_lost_wakeup(0, 2000, 2000000000ull));
 }
 
+HIVE_TEST(deep_wait_runs_own_deque)
+{
+    /* Built at 2 workers (the others sit it out). 2 s per spin. */
+    if (hive_cpu_count() > 1)
+        TIMED("deep_wait", sched_case_deep_wait_own_deque(20, 2000000000ull));
+}
+
 /* ---- from an interrupt handler: spawn works (global queue), waiting is refused ---- */
 
 #include "hive/timer.h"
