@@ -60,7 +60,7 @@ HIVE_TEST(group_covers_once)
 
 HIVE_TEST(exactly_once)
 {
-    TIMED("exactly_once", sched_case_exactly_once(0, 250000));
+    TIMED("exactly_once", sched_case_exactly_once(0, 1000000));
 }
 
 HIVE_TEST(no_lost_wakeup)
