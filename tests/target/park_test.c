@@ -177,6 +177,10 @@ static void targeted(void *arg)
         }
     } else {
         struct hive_irq_counts before, after;
+        /* Spend a wake an earlier case may have left pending, so that the
+         * count below is about this case's wakes alone. */
+        hive_port_wake(me);
+        hive_port_wait(0);
         hive_irq_counts(me, &before);
         while (!atomic_load(&bystanders_stop)) {
             hive_port_wait(0);
@@ -198,9 +202,10 @@ HIVE_TEST(wake_reaches_only_its_core)
     hive_smp_call_all(targeted, NULL);
     hive_irq_counts(1, &after);
     for (unsigned c = 2; c < n; c++) {
-        /* Parked the whole time: woken once, at the end, by one doorbell
-         * (none if the end came before it slept). */
-        CHECK_EQ(bystander_returns[c], 1);
+        /* Parked the whole time: woken at most once, at the end, by at most
+         * one doorbell. Zero when the end came before it parked: a vCPU the
+         * host descheduled for all the pings never gets to its loop. */
+        CHECK(bystander_returns[c] <= 1);
         CHECK(bystander_doorbells[c] <= 1);
     }
     printf("figure: %u pings to core 1: %lu doorbell interrupts there\n", PINGS,
