@@ -89,6 +89,10 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
     struct hive_task *t = hive_deque_pop(&w->fj);
     if (t && t->group != g) {
         (void)hive_deque_push(&w->fj, t);
+        /* The push back is a new enqueue (idle.c, rule 1): while the entry
+         * was out, the last searcher's rescan may have found this deque
+         * empty and parked, and nobody else would look for it. */
+        hive_worker_notify(w);
         t = NULL;
     }
     return t;

@@ -338,8 +338,14 @@ struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee)
         return NULL;
     if ((t = find_local(w)))
         return t;
-    if ((t = steal(w)))
+    if ((t = steal(w))) {
+        /* A waiter steals without being a searcher, so no "last searcher"
+         * hand-off covers the batch it just made stealable in its ring:
+         * notify as any other enqueue does (idle.c, rule 1). */
+        if (hive_runq_len(&hive_g.rq, w->id))
+            hive_worker_notify(w);
         return t;
+    }
     return global_pull(w);
 }
 
