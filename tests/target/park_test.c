@@ -72,6 +72,7 @@ HIVE_TEST(timeout_is_a_timer_interrupt)
 #define PASSES 100000u
 
 static atomic_uint token;           /* passes made; core (token % n) holds it */
+static unsigned ring_passes = PASSES; /* passes in this ring */
 static uint64_t passed_at;          /* when the last pass was made */
 static uint32_t latency[PASSES];    /* ns from a pass to its receiver seeing it */
 static unsigned ring_n;
@@ -84,7 +85,7 @@ static void ring(void *arg)
         /* acquire: pairs with the release store of the previous holder, so
          * passed_at is the one written for this pass. */
         unsigned t = atomic_load_explicit(&token, memory_order_acquire);
-        if (t >= PASSES)
+        if (t >= ring_passes)
             return;
         if (t % ring_n != me) {
             hive_port_wait(0);
@@ -94,10 +95,10 @@ static void ring(void *arg)
         if (t > 0)
             latency[t] = (uint32_t)(now - passed_at);
         passed_at = now;
-        unsigned next = t + 1 == PASSES ? me : (t + 1) % ring_n;
+        unsigned next = t + 1 == ring_passes ? me : (t + 1) % ring_n;
         /* release: pairs with the acquire load above on the receiver. */
         atomic_store_explicit(&token, t + 1, memory_order_release);
-        if (t + 1 == PASSES) {
+        if (t + 1 == ring_passes) {
             for (unsigned c = 0; c < ring_n; c++)
                 hive_port_wake(c);   /* the end: release everyone */
             return;
@@ -210,5 +211,40 @@ HIVE_TEST(wake_reaches_only_its_core)
     }
     printf("figure: %u pings to core 1: %lu doorbell interrupts there\n", PINGS,
            (unsigned long)(after.doorbells - before.doorbells));
+    watchdog_disarm();
+}
+
+/* ---- many short rings: waits and wakes that race at every hand-over ---- */
+
+/*
+ * Each call starts the secondaries from their idle wait and runs a ring of
+ * two passes per core, so every call races a fresh wake against a core that
+ * is just going to sleep - in the idle loop (kernel/smp.c) and in the ring.
+ * This is the path that lost a wake-up under host load before the park
+ * handshake got its explicit fences (kernel/port.c): a waiter's store of
+ * "sleeping" passed by its load of the wake word. Loaded soaks of this image
+ * (tools/hive soak --load) caught it about once in 40 runs at 2 cores.
+ */
+#define SHORT_RING_CALLS 5000u
+
+static atomic_uint short_rings_done;
+
+HIVE_TEST(short_rings_lose_no_wake)
+{
+    unsigned n = hive_cpu_count();
+    if (n < 2)
+        return;
+    watchdog_progress = &short_rings_done;
+    watchdog_arm("short_rings_lose_no_wake", MS(60000));
+    atomic_store(&short_rings_done, 0);
+    ring_n = n;
+    ring_passes = 2 * n;
+    for (unsigned i = 0; i < SHORT_RING_CALLS; i++) {
+        atomic_store(&token, 0);
+        hive_smp_call_all(ring, NULL);
+        CHECK_EQ(atomic_load(&token), ring_passes);
+        atomic_fetch_add(&short_rings_done, 1);
+    }
+    ring_passes = PASSES;
     watchdog_disarm();
 }
