@@ -36,11 +36,12 @@ uint64_t hive_port_now_ns(void)
  * timeout - so even a bounded park is a sleep, never a spin.
  *
  * Why no wake is lost. The deep sleep runs with interrupts masked:
- *     waiter: sleeping = 1; if (!wake) WFI; sleeping = 0; unmask
- *     waker:  wake = 1;     if (sleeping) doorbell
- * Both sides store, then load the other's word, all seq_cst, so at least one
- * sees the other's store (no total order puts both loads before both
- * stores). If the waiter sees wake, it does not sleep. If the waker sees
+ *     waiter: sleeping = 1; FENCE; if (!wake) WFI; sleeping = 0; unmask
+ *     waker:  wake = 1;     FENCE; if (sleeping) doorbell
+ * Both sides store, then load the other's word, with a seq_cst fence between,
+ * so at least one sees the other's store (the fences are ordered one way or
+ * the other, and the side whose fence comes second sees the first side's
+ * store). If the waiter sees wake, it does not sleep. If the waker sees
  * sleeping, it rings, and the doorbell stays pending until the waiter takes
  * it: WFI returns at once on a pending interrupt even while masked (both
  * architectures, and QEMU), and masked, the doorbell cannot be taken - and
@@ -51,6 +52,20 @@ uint64_t hive_port_now_ns(void)
  *
  * The caller runs with interrupts enabled (task context); called masked, the
  * wait still works but spins, since nothing can take the pending interrupt.
+ *
+ * The fences are explicit, not left to seq_cst accesses, and this is why.
+ * C11 already forbids both loads reading 0 when the four accesses are
+ * seq_cst, and GCC's aarch64 code for them (STLR, then LDAR) is ordered by
+ * the architecture. But QEMU's TCG translates STLR as "barrier; store" and
+ * LDAR as "load; barrier", so nothing separates the store from the later
+ * load, and an x86 host's store buffer lets the load go first. Both sides
+ * then read 0: the waker rings no doorbell and the waiter sleeps in WFI for
+ * good - the lost wake-up that hung the park test on a loaded host (a store
+ * buffering litmus of seq_cst accesses shows that outcome in about 0.3% of
+ * races on QEMU aarch64, never on riscv64, whose GCC mapping fences before a
+ * seq_cst load; tests/target/ordering_test.c). A seq_cst fence is DMB ISH,
+ * which QEMU turns into a full host barrier, and on hardware it costs what
+ * the STLR/LDAR pair did; it sits on the park and wake paths only.
  *
  * Only the core that is woken gets an interrupt (arch_irq_doorbell targets
  * one core), only when it announced that it sleeps, and only from the waker
@@ -95,8 +110,10 @@ void hive_port_wait(uint64_t timeout_ns)
         hive_timer_park_until(deadline);
     unsigned long irq = arch_irq_save();
     while (!atomic_exchange(&p->wake, 0) && hive_port_now_ns() < deadline) {
-        atomic_store(&p->sleeping, 1);
-        if (!atomic_load(&p->wake))
+        /* relaxed, both: the fence between them orders the pair (above). */
+        atomic_store_explicit(&p->sleeping, 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!atomic_load_explicit(&p->wake, memory_order_relaxed))
             arch_park_deep();
         /* relaxed: a stale 1 seen by a waker costs one spare doorbell; the
          * seq_cst store of 1 above is what the argument relies on. */
@@ -115,7 +132,11 @@ void hive_port_wake(unsigned core)
     struct park *p = &parks[core];
     if (atomic_exchange(&p->wake, 1))
         return; /* already pending: whoever set it rang if needed */
-    if (atomic_load(&p->sleeping))
+    /* The waker's half of the fence pair (above): an RMW followed by a
+     * seq_cst load is not relied on to stay ordered under QEMU either. */
+    atomic_thread_fence(memory_order_seq_cst);
+    /* relaxed: ordered by the fence. */
+    if (atomic_load_explicit(&p->sleeping, memory_order_relaxed))
         arch_irq_doorbell(core);
 }
 
