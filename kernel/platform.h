@@ -45,14 +45,6 @@ void arch_set_this_cpu(struct hive_cpu *cpu);
 /* Free-running monotonic counter and its frequency. */
 uint64_t arch_counter(void);
 uint64_t arch_counter_hz(void);
-/*
- * Idle until an event: returns after arch_idle_wake(this core), possibly
- * spuriously. A wake sent before the wait is not lost: on both
- * architectures a per-core pending flag plus the doorbell (SGI; SBI IPI),
- * checked masked before the WFI. Interrupts may stay masked.
- */
-void arch_idle_wait(void);
-void arch_idle_wake(unsigned core);
 /* Stop this core for good (after a panic elsewhere, or at exit). */
 noreturn void arch_halt(void);
 /* Where started secondaries begin; they receive their logical id. */

@@ -3,12 +3,23 @@
  *
  * One call is in flight at a time. The caller publishes fn/arg, bumps the
  * generation and wakes every secondary; each secondary runs fn once per
- * generation and counts itself done. Secondaries idle in arch_idle_wait(),
- * which does not lose a wake sent before it (see kernel/platform.h).
+ * generation and counts itself done.
+ *
+ * Between calls the secondaries wait with hive_port_wait - the same wait and
+ * wake the scheduler parks with (kernel/port.c), so the whole system has one
+ * wait/wake protocol to reason about and test. What makes the hand-over safe
+ * is that protocol's promise: a wake sent before the wait is kept (one
+ * pending wake per core), so a secondary that loads the old generation and
+ * is then overtaken by the caller's bump and wake still returns from its
+ * next wait at once and sees the new generation. Wakes meant for something
+ * else (a test's or the scheduler's) only make the loop look again; and a
+ * wake this loop consumes was either for it or was sent before the core
+ * started fn, whose own waits re-check their conditions first.
  */
 #include <stdatomic.h>
 
 #include "kernel/kernel.h"
+#include "sched/port.h"
 #include "sched/spinlock.h"
 
 static struct hive_spinlock call_lock = HIVE_SPINLOCK_INIT;
@@ -27,10 +38,12 @@ void hive_smp_call_all(void (*fn)(void *arg), void *arg)
     call_arg = arg;
     atomic_store_explicit(&call_done, 0, memory_order_relaxed); /* published by the gen release below */
     /* release: pairs with the acquire load of call_gen in the secondary loop,
-     * publishing call_fn, call_arg and the reset of call_done. */
+     * publishing call_fn, call_arg and the reset of call_done. (The wake
+     * below is seq_cst too, so a woken core that reads the new generation
+     * is ordered after all of this either way.) */
     atomic_fetch_add_explicit(&call_gen, 1, memory_order_release);
     for (unsigned i = 1; i < n; i++)
-        arch_idle_wake(i);
+        hive_port_wake(i);
 
     fn(arg);
 
@@ -48,7 +61,7 @@ void hive_smp_secondary_loop(void)
         /* acquire: pairs with the release increment in hive_smp_call_all. */
         unsigned gen = atomic_load_explicit(&call_gen, memory_order_acquire);
         if (gen == seen) {
-            arch_idle_wait();
+            hive_port_wait(0);
             continue;
         }
         seen = gen;

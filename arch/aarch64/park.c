@@ -1,6 +1,6 @@
 /*
  * Waiting for work on aarch64: the two phases of parking that kernel/port.c
- * builds hive_port_wait from, and the simpler idle wait of kernel/smp.c.
+ * builds hive_port_wait from.
  *
  * Phase 1, WFE: cheap to enter and leave (no interrupt, no GIC), for the
  * common case of work arriving within microseconds. The core waits on its
@@ -42,31 +42,4 @@ void arch_park_deep(void)
      * timer write - is complete before the core stops, not left in a write
      * buffer of a sleeping core. */
     __asm__ volatile("dsb sy\n\twfi" : : : "memory");
-}
-
-/*
- * kernel/smp.c's idle wait: the same "mask, check, WFI" with a pending flag
- * per core. The flag is needed because by now interrupts are unmasked
- * whenever the caller runs, so a doorbell alone could be taken - and spent -
- * between the caller's check and the WFI. Masked here, it cannot: a wake
- * either set the flag before our exchange (we return at once) or rings
- * after it, and its SGI then stays pending until our WFI returns and the
- * restore lets the (empty) handler take it.
- */
-static atomic_uint idle_pending[HIVE_MAX_CORES];
-
-void arch_idle_wait(void)
-{
-    unsigned long irq = arch_irq_save();
-    if (!atomic_exchange(&idle_pending[hive_cpu_id()], 0))
-        arch_park_deep();
-    arch_irq_restore(irq);
-}
-
-void arch_idle_wake(unsigned core)
-{
-    atomic_store(&idle_pending[core], 1);
-    /* Always rings: hive_smp_call_all is rare, and the sleeper may be past
-     * its check already. send_sgi orders the store before the SGI. */
-    arch_irq_doorbell(core);
 }

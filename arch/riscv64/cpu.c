@@ -52,36 +52,6 @@ uint64_t arch_counter_hz(void)
     return HIVE_TIMEBASE_HZ;
 }
 
-/*
- * The kernel's plain event (kernel/smp.c's idle secondaries): a flag per core
- * and the doorbell. Why no wake is lost: the flag is set before the IPI, and
- * the wait looks at it with interrupts masked before its WFI. A wake that
- * came earlier left the flag set; one that comes after the check leaves
- * SSIP pending, which ends the WFI even while masked (and, once unmasked,
- * the interrupt path clears it). Spurious returns (any other interrupt) are
- * allowed: every caller re-checks its condition.
- */
-static atomic_bool idle_event[HIVE_MAX_CORES];
-
-void arch_idle_wait(void)
-{
-    unsigned me = hive_cpu_id();
-    unsigned long irq = arch_irq_save();
-    if (!atomic_exchange(&idle_event[me], false)) {
-        csr_set(sie, SIP_SSIP);     /* needed before arch_irq_init_cpu only */
-        __asm__ volatile("wfi" : : : "memory");
-    }
-    if (!(irq & SSTATUS_SIE))
-        csr_clear(sip, SIP_SSIP);   /* masked caller: nobody else will */
-    arch_irq_restore(irq);
-}
-
-void arch_idle_wake(unsigned core)
-{
-    atomic_store(&idle_event[core], true);
-    arch_irq_doorbell(core);
-}
-
 noreturn void arch_halt(void)
 {
     arch_irq_save();
