@@ -69,7 +69,7 @@ noreturn void board_exit(int status);
 noreturn void hive_kernel_main(uintptr_t boot_hw_id);
 noreturn void hive_kernel_secondary(unsigned id);
 
-/* ==== Interrupts, the per-core timer, parking (issue 5) ====================
+/* ==== Interrupts, the per-core timer, parking ==============================
  *
  * Who does what. The arch owns its trap path and the interrupt controller's
  * claim/complete loop (riscv64: scause, then the PLIC; aarch64: the GIC
