@@ -22,11 +22,11 @@
 #define FRAME_SIZE      (36 * 8)
 
 /* The IRQ path's frame (vectors.S: irq_common): x0-x18 and x30 at 0..159,
- * then ELR/SPSR, FPCR/FPSR, and v0-v7, v16-v31 (16 bytes each). */
+ * then ELR/SPSR, FPCR/FPSR, and v0-v31 (16 bytes each). */
 #define IRQ_FRAME_ELR   160
 #define IRQ_FRAME_FPCR  176
 #define IRQ_FRAME_V     192
-#define IRQ_FRAME_SIZE  (IRQ_FRAME_V + 24 * 16)
+#define IRQ_FRAME_SIZE  (IRQ_FRAME_V + 32 * 16)
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

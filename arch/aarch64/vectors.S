@@ -11,10 +11,12 @@
  *
  * The one expected asynchronous exception, an IRQ taken from the kernel
  * (kind 1), has a path of its own: irq_common saves only what a C call may
- * clobber - x0-x18, x30, and the FP/SIMD registers v0-v7 and v16-v31 with
- * FPCR/FPSR, since GCC uses SIMD registers in ordinary code (memcpy, struct
- * copies) - plus ELR/SPSR, then calls aarch64_irq(). The callee-saved
- * registers are preserved by aarch64_irq itself, as for any C call.
+ * clobber - x0-x18, x30, and all 32 FP/SIMD registers with FPCR/FPSR, since
+ * GCC uses SIMD registers in ordinary code (memcpy, struct copies) - plus
+ * ELR/SPSR, then calls aarch64_irq(). The callee-saved x19-x29 are preserved
+ * by aarch64_irq itself, as for any C call; v8-v15 are not, whole: a callee
+ * need only preserve their low 64 bits (d8-d15), and the interrupted code
+ * may hold 128-bit values in them.
  *
  * It runs on the exception stack (SP_EL1), which the CPU selects on entry:
  * the interrupted code's stack may be close to its guard page, and a
@@ -73,14 +75,18 @@ irq_common:
     stp     q2, q3, [x0, #32]
     stp     q4, q5, [x0, #64]
     stp     q6, q7, [x0, #96]
-    stp     q16, q17, [x0, #128]
-    stp     q18, q19, [x0, #160]
-    stp     q20, q21, [x0, #192]
-    stp     q22, q23, [x0, #224]
-    stp     q24, q25, [x0, #256]
-    stp     q26, q27, [x0, #288]
-    stp     q28, q29, [x0, #320]
-    stp     q30, q31, [x0, #352]
+    stp     q8, q9, [x0, #128]
+    stp     q10, q11, [x0, #160]
+    stp     q12, q13, [x0, #192]
+    stp     q14, q15, [x0, #224]
+    stp     q16, q17, [x0, #256]
+    stp     q18, q19, [x0, #288]
+    stp     q20, q21, [x0, #320]
+    stp     q22, q23, [x0, #352]
+    stp     q24, q25, [x0, #384]
+    stp     q26, q27, [x0, #416]
+    stp     q28, q29, [x0, #448]
+    stp     q30, q31, [x0, #480]
 
     bl      aarch64_irq
 
@@ -89,14 +95,18 @@ irq_common:
     ldp     q2, q3, [x0, #32]
     ldp     q4, q5, [x0, #64]
     ldp     q6, q7, [x0, #96]
-    ldp     q16, q17, [x0, #128]
-    ldp     q18, q19, [x0, #160]
-    ldp     q20, q21, [x0, #192]
-    ldp     q22, q23, [x0, #224]
-    ldp     q24, q25, [x0, #256]
-    ldp     q26, q27, [x0, #288]
-    ldp     q28, q29, [x0, #320]
-    ldp     q30, q31, [x0, #352]
+    ldp     q8, q9, [x0, #128]
+    ldp     q10, q11, [x0, #160]
+    ldp     q12, q13, [x0, #192]
+    ldp     q14, q15, [x0, #224]
+    ldp     q16, q17, [x0, #256]
+    ldp     q18, q19, [x0, #288]
+    ldp     q20, q21, [x0, #320]
+    ldp     q22, q23, [x0, #352]
+    ldp     q24, q25, [x0, #384]
+    ldp     q26, q27, [x0, #416]
+    ldp     q28, q29, [x0, #448]
+    ldp     q30, q31, [x0, #480]
     ldp     x0, x1, [sp, #IRQ_FRAME_FPCR]
     msr     fpcr, x0
     msr     fpsr, x1
