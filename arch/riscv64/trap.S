@@ -35,13 +35,13 @@
 
 /* \op (fsd or fld) of the caller-saved FP registers, in frame.h's order. */
 .macro fprs op
-    .set    slot, 0
+    .set    .Lfp_slot, 0
     .irp r, ft0, ft1, ft2, ft3, ft4, ft5, ft6, ft7, fa0, fa1, fa2, fa3, fa4, \
             fa5, fa6, fa7, ft8, ft9, ft10, ft11
-    \op     \r, RV_FRAME_F(slot)(sp)
-    .set    slot, slot + 1
+    \op     \r, RV_FRAME_F(.Lfp_slot)(sp)
+    .set    .Lfp_slot, .Lfp_slot + 1
     .endr
-    .if slot != RV_FRAME_F_COUNT
+    .if .Lfp_slot != RV_FRAME_F_COUNT
     .error "fprs: the list and RV_FRAME_F_COUNT disagree"
     .endif
 .endm
