@@ -13,29 +13,10 @@
  * run there too (vectors.S), hive_spawn and printf included: 16 KiB. */
 #define AARCH64_EXC_STACK_SIZE  (16 * 1024)
 
-/* The frame vectors.S saves on the exception stack; struct aarch64_frame below. */
-#define FRAME_SP_EL0    (31 * 8)
-#define FRAME_ELR       (32 * 8)
-#define FRAME_SPSR      (33 * 8)
-#define FRAME_ESR       (34 * 8)
-#define FRAME_FAR       (35 * 8)
-#define FRAME_SIZE      (36 * 8)
-
-/* The IRQ path's frame (vectors.S: irq_common): x0-x18 and x30 at 0..159,
- * then ELR/SPSR, FPCR/FPSR, and v0-v7, v16-v31 (16 bytes each). */
-#define IRQ_FRAME_ELR   160
-#define IRQ_FRAME_FPCR  176
-#define IRQ_FRAME_V     192
-#define IRQ_FRAME_SIZE  (IRQ_FRAME_V + 24 * 16)
-
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
-struct aarch64_frame {
-    uint64_t x[31];
-    uint64_t sp_el0;
-    uint64_t elr, spsr, esr, far;
-};
+struct aarch64_frame;    /* frame.h */
 
 /* Exception level the boot core was entered at (1 or 2), set by entry.S. */
 extern unsigned aarch64_entry_el;
@@ -52,7 +33,8 @@ void aarch64_exception(struct aarch64_frame *frame, unsigned kind);
 /* The EL1 virtual timer's interrupt (a PPI: each core has its own). */
 #define AARCH64_TIMER_PPI   27
 
-/* vectors.S calls this for every IRQ, interrupts masked, on the exception stack. */
+/* vectors.S calls this for every IRQ from the kernel, interrupts masked, on
+ * the exception stack, with the interrupted code's registers saved. */
 void aarch64_irq(void);
 /* Timer and event stream off/on for this core (timer.c), from arch_irq_init_cpu. */
 void aarch64_timer_init_cpu(void);

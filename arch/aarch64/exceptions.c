@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "aarch64.h"
+#include "frame.h"
 #include "kernel/kernel.h"
 
 #define HLT_SEMIHOSTING 0xd45e0000u     /* hlt #0xf000 */

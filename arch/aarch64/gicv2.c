@@ -132,8 +132,18 @@ static void v2_send_sgi(unsigned core, unsigned sgi)
         sgir |= SGIR_TO_SELF;
     else
         sgir |= SGIR_TO_LIST | (uint32_t)target_mask(core) << 16;
-    /* dsb: the caller's stores (the wake flag) are complete, and so visible
-     * to the target, before the SGI that tells it to look is raised. */
+    /*
+     * The caller's stores (the wake word) must be visible to the target
+     * before the SGI that tells it to look. GICD_SGIR is a Device-memory
+     * write, so even a DMB ISHST orders it after those stores for every
+     * observer in the inner-shareable domain; whether the distributor, which
+     * raises the SGI, is such an observer is up to the implementation. A DSB
+     * does not depend on it: no instruction after it - the SGIR write
+     * included - executes until the earlier stores are complete, that is,
+     * visible to every core in the inner-shareable domain (ISH), the target
+     * among them. Stores only (ST): the wake word is a store. One barrier a
+     * doorbell.
+     */
     __asm__ volatile("dsb ishst" : : : "memory");
     *DIST(GICD_SGIR) = sgir;
 }

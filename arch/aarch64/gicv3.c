@@ -208,11 +208,24 @@ static void v3_send_sgi(unsigned core, unsigned sgi)
                | (uint64_t)(hw >> 16 & 0xff) << 32         /* Aff2 */
                | (uint64_t)(aff0 / 16) << 44               /* RS */
                | (uint64_t)(hw >> 32 & 0xff) << 48;        /* Aff3 */
-    /* dsb: a system-register write is not a memory access, so only a DSB
-     * (not a DMB) makes the caller's stores (the wake flag) visible first. */
+    /*
+     * The caller's stores (the wake word) must be visible to the target
+     * before the SGI. Writing ICC_SGI1R_EL1 is a system-register write, not
+     * a memory access, and a DMB orders memory accesses only. A DSB holds
+     * back every later instruction, this write included, until the earlier
+     * stores are complete - visible to every core in the inner-shareable
+     * domain (ISH), the target among them. Stores only (ST): the wake word
+     * is a store.
+     */
     __asm__ volatile("dsb ishst" : : : "memory");
     WRITE_SYSREG(ICC_SGI1R_EL1, v);
-    /* isb: the SGI is issued now, not after whatever the caller does next. */
+    /*
+     * isb: not part of the ordering, which the DSB already gives. A
+     * system-register write is only certain to have taken effect after a
+     * context synchronization event; the ISB is one, so the SGI goes out now
+     * rather than at the next exception or ERET, however long the caller
+     * runs (or waits) first.
+     */
     __asm__ volatile("isb" : : : "memory");
 }
 

@@ -1,8 +1,8 @@
 /*
  * Interrupts on aarch64 (kernel/platform.h, "Interrupts"): set-up on every
  * core, the doorbell, device-line routing, and the C half of the IRQ path -
- * vectors.S saves the caller-saved registers and calls aarch64_irq on the
- * exception stack with interrupts masked.
+ * vectors.S saves the interrupted code's registers (frame.h) and calls
+ * aarch64_irq on the exception stack with interrupts masked.
  */
 #include <stdint.h>
 

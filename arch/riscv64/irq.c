@@ -49,8 +49,8 @@ void arch_irq_unmask(void)
 
 void arch_irq_doorbell(unsigned core)
 {
-    /* The waker's stores (its wake word) are visible before the IPI. */
-    __asm__ volatile("fence rw, rw" : : : "memory");
+    /* sbi_send_ipi fences the waker's stores (its wake word) before the
+     * device write that raises the IPI. */
     sbi_send_ipi(1, hive_cpus[core].hw_id);
 }
 

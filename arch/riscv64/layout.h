@@ -20,19 +20,6 @@
 #define SIP_STIP          (1 << 5)  /* timer: stimecmp (Sstc) or the SBI timer */
 #define SIP_SEIP          (1 << 9)  /* external: the PLIC */
 
-/* The interrupt path's save area for the caller-saved FP registers
- * (ft0-ft11, fa0-fa7) and fcsr, below the trap frame: 21 slots, padded to
- * keep sp 16-byte aligned. */
-#define RV_FP_SAVE_SIZE   (22 * 8)
-
-/* The trap frame built by trap.S: x1..x31, then sepc, sstatus, scause, stval. */
-#define RV_FRAME_REGS     32
-#define RV_FRAME_SEPC     (32 * 8)
-#define RV_FRAME_SSTATUS  (33 * 8)
-#define RV_FRAME_SCAUSE   (34 * 8)
-#define RV_FRAME_STVAL    (35 * 8)
-#define RV_FRAME_SIZE     (36 * 8)  /* a multiple of 16, as the ABI wants for sp */
-
 /* Each core's trap stack (trap.c): the frame, then riscv_trap and a panic,
  * or an interrupt's handlers (hive_spawn, printf...): 16 KiB. */
 #define RV_TRAP_STACK_SHIFT 14

@@ -38,6 +38,18 @@ struct sbi_ret sbi_hart_get_status(unsigned long hartid)
 
 struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base)
 {
+    /*
+     * The firmware raises the IPI by writing the target's MSIP register in
+     * the CLINT/ACLINT: a device write, later in this hart's program order
+     * than the ecall. What the caller stored for the target to find (a wake
+     * word) must be visible before that write, or the target can take the
+     * interrupt, read the old value and sleep on. `fence rw, rw` orders
+     * memory accesses among themselves only; ordering them before device
+     * output needs the I/O bits in the successor set. The SBI specification
+     * promises no barrier inside the call, so the fence is ours, here, where
+     * every IPI passes.
+     */
+    __asm__ volatile("fence rw, iorw" : : : "memory");
     return sbi_call(EID_IPI, 0, hart_mask, hart_mask_base, 0);
 }
 

@@ -1,9 +1,10 @@
 /*
  * The one trap vector (stvec, direct mode) of every hart.
  *
- * Every trap saves the register file on this core's own trap stack, never
- * the interrupted one: after a stack overflow sp points into an unmapped
- * guard page, and a save there would fault again, forever. Then:
+ * Every trap saves the register file in a frame (frame.h) on this core's own
+ * trap stack, never the interrupted one: after a stack overflow sp points
+ * into an unmapped guard page, and a save there would fault again, forever.
+ * Then:
  *  - a fault (scause >= 0) goes to trap.c, which prints the frame and never
  *    returns;
  *  - an interrupt (scause < 0) also saves the caller-saved FP registers -
@@ -12,6 +13,8 @@
  *    masked throughout (sstatus.SIE is cleared on entry and set again by
  *    sret from SPIE), so handlers never nest and one trap stack per core is
  *    enough; a fault inside a handler reuses its top, but never returns.
+ *    The fault path saves no FP registers: it has no use for them, and an
+ *    FP store there would itself fault if FP being off was the fault.
  *
  * Getting there takes two registers before anything is saved: sp (parked in
  * sscratch, which then hands the per-core pointer back) and gp, which holds
@@ -19,7 +22,29 @@
  * below. The dump therefore shows no gp. No relaxation anywhere here: the
  * linker would turn `la` into gp-relative adds while gp is clobbered.
  */
+#include "frame.h"
 #include "layout.h"
+
+/* \op (sd or ld) of every integer register the frame holds but sp and gp. */
+.macro gprs op
+    .irp n, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, \
+            21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+    \op     x\n, RV_FRAME_X(\n)(sp)
+    .endr
+.endm
+
+/* \op (fsd or fld) of the caller-saved FP registers, in frame.h's order. */
+.macro fprs op
+    .set    .Lfp_slot, 0
+    .irp r, ft0, ft1, ft2, ft3, ft4, ft5, ft6, ft7, fa0, fa1, fa2, fa3, fa4, \
+            fa5, fa6, fa7, ft8, ft9, ft10, ft11
+    \op     \r, RV_FRAME_F(.Lfp_slot)(sp)
+    .set    .Lfp_slot, .Lfp_slot + 1
+    .endr
+    .if .Lfp_slot != RV_FRAME_F_COUNT
+    .error "fprs: the list and RV_FRAME_F_COUNT disagree"
+    .endif
+.endm
 
     .option norelax
     .section .text.trap, "ax"
@@ -33,40 +58,13 @@ riscv_trap_entry:
     la      sp, riscv_trap_stacks
     add     sp, sp, gp              /* top of riscv_trap_stacks[id] */
     addi    sp, sp, -RV_FRAME_SIZE
-    sd      x1, 0*8(sp)
-    sd      x4, 3*8(sp)
-    sd      x5, 4*8(sp)
-    sd      x6, 5*8(sp)
-    sd      x7, 6*8(sp)
-    sd      x8, 7*8(sp)
-    sd      x9, 8*8(sp)
-    sd      x10, 9*8(sp)
-    sd      x11, 10*8(sp)
-    sd      x12, 11*8(sp)
-    sd      x13, 12*8(sp)
-    sd      x14, 13*8(sp)
-    sd      x15, 14*8(sp)
-    sd      x16, 15*8(sp)
-    sd      x17, 16*8(sp)
-    sd      x18, 17*8(sp)
-    sd      x19, 18*8(sp)
-    sd      x20, 19*8(sp)
-    sd      x21, 20*8(sp)
-    sd      x22, 21*8(sp)
-    sd      x23, 22*8(sp)
-    sd      x24, 23*8(sp)
-    sd      x25, 24*8(sp)
-    sd      x26, 25*8(sp)
-    sd      x27, 26*8(sp)
-    sd      x28, 27*8(sp)
-    sd      x29, 28*8(sp)
-    sd      x30, 29*8(sp)
-    sd      x31, 30*8(sp)
-    sd      zero, 2*8(sp)           /* gp: not saved, see above */
+    gprs    sd
+    sd      zero, RV_FRAME_X(0)(sp)
+    sd      zero, RV_FRAME_X(3)(sp) /* gp: not saved, see above */
 
     /* The interrupted sp, and sscratch back to &hive_cpus[id]. */
     csrr    t0, sscratch
-    sd      t0, 1*8(sp)
+    sd      t0, RV_FRAME_X(2)(sp)
     srli    t0, gp, RV_TRAP_STACK_SHIFT
     addi    t0, t0, -1
     li      t1, RV_CPU_SIZE
@@ -93,87 +91,19 @@ riscv_trap_entry:
     j       1b
 
 interrupt:
-    addi    sp, sp, -RV_FP_SAVE_SIZE
-    fsd     ft0, 0*8(sp)
-    fsd     ft1, 1*8(sp)
-    fsd     ft2, 2*8(sp)
-    fsd     ft3, 3*8(sp)
-    fsd     ft4, 4*8(sp)
-    fsd     ft5, 5*8(sp)
-    fsd     ft6, 6*8(sp)
-    fsd     ft7, 7*8(sp)
-    fsd     fa0, 8*8(sp)
-    fsd     fa1, 9*8(sp)
-    fsd     fa2, 10*8(sp)
-    fsd     fa3, 11*8(sp)
-    fsd     fa4, 12*8(sp)
-    fsd     fa5, 13*8(sp)
-    fsd     fa6, 14*8(sp)
-    fsd     fa7, 15*8(sp)
-    fsd     ft8, 16*8(sp)
-    fsd     ft9, 17*8(sp)
-    fsd     ft10, 18*8(sp)
-    fsd     ft11, 19*8(sp)
+    fprs    fsd
     frcsr   t0
-    sd      t0, 20*8(sp)
+    sd      t0, RV_FRAME_FCSR(sp)
     call    riscv_interrupt         /* irq.c */
-    ld      t0, 20*8(sp)
+    ld      t0, RV_FRAME_FCSR(sp)
     fscsr   t0
-    fld     ft0, 0*8(sp)
-    fld     ft1, 1*8(sp)
-    fld     ft2, 2*8(sp)
-    fld     ft3, 3*8(sp)
-    fld     ft4, 4*8(sp)
-    fld     ft5, 5*8(sp)
-    fld     ft6, 6*8(sp)
-    fld     ft7, 7*8(sp)
-    fld     fa0, 8*8(sp)
-    fld     fa1, 9*8(sp)
-    fld     fa2, 10*8(sp)
-    fld     fa3, 11*8(sp)
-    fld     fa4, 12*8(sp)
-    fld     fa5, 13*8(sp)
-    fld     fa6, 14*8(sp)
-    fld     fa7, 15*8(sp)
-    fld     ft8, 16*8(sp)
-    fld     ft9, 17*8(sp)
-    fld     ft10, 18*8(sp)
-    fld     ft11, 19*8(sp)
-    addi    sp, sp, RV_FP_SAVE_SIZE
+    fprs    fld
 
     /* Back to the interrupted code: sepc (no handler changes it, but a
      * reload costs nothing), every register but gp - which holds
      * __global_pointer$ there too - and sp last, since it addresses the frame. */
     ld      t0, RV_FRAME_SEPC(sp)
     csrw    sepc, t0
-    ld      x1, 0*8(sp)
-    ld      x4, 3*8(sp)
-    ld      x5, 4*8(sp)
-    ld      x6, 5*8(sp)
-    ld      x7, 6*8(sp)
-    ld      x8, 7*8(sp)
-    ld      x9, 8*8(sp)
-    ld      x10, 9*8(sp)
-    ld      x11, 10*8(sp)
-    ld      x12, 11*8(sp)
-    ld      x13, 12*8(sp)
-    ld      x14, 13*8(sp)
-    ld      x15, 14*8(sp)
-    ld      x16, 15*8(sp)
-    ld      x17, 16*8(sp)
-    ld      x18, 17*8(sp)
-    ld      x19, 18*8(sp)
-    ld      x20, 19*8(sp)
-    ld      x21, 20*8(sp)
-    ld      x22, 21*8(sp)
-    ld      x23, 22*8(sp)
-    ld      x24, 23*8(sp)
-    ld      x25, 24*8(sp)
-    ld      x26, 25*8(sp)
-    ld      x27, 26*8(sp)
-    ld      x28, 27*8(sp)
-    ld      x29, 28*8(sp)
-    ld      x30, 29*8(sp)
-    ld      x31, 30*8(sp)
-    ld      sp, 1*8(sp)
+    gprs    ld
+    ld      sp, RV_FRAME_X(2)(sp)
     sret

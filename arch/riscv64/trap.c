@@ -7,8 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "frame.h"
 #include "kernel/kernel.h"
-#include "trap.h"
+#include "layout.h"
 
 _Static_assert(RV_TRAP_STACK >= 4096, "riscv_trap and hive_panic need room");
 
@@ -51,7 +52,7 @@ static void dump_registers(const struct riscv_frame *f)
         for (unsigned k = r; k < r + 4 && k < 32; k++)
             n += k == 3 ? snprintf(line + n, sizeof line - (unsigned)n, "  %-4s %18s", abi[k], "-")
                         : snprintf(line + n, sizeof line - (unsigned)n, "  %-4s 0x%016lx",
-                                   abi[k], f->x[k - 1]);
+                                   abi[k], f->x[k]);
         snprintf(line + n, sizeof line - (unsigned)n, "\n");
         hive_console_emergency(line);
     }
