@@ -50,7 +50,7 @@ HIVE_TEST(fib)
 HIVE_TEST(nqueens)
 {
     FOR_CORES(n)
-        sched_case_nqueens(n, SCALE > 1 ? 8 : 10, SCALE > 1 ? 92 : 724);
+        sched_case_nqueens(n, SCALE > 1 ? 8 : 10);
 }
 
 HIVE_TEST(merge_sort)

@@ -40,7 +40,7 @@ HIVE_TEST(fib)
 
 HIVE_TEST(nqueens)
 {
-    TIMED("nqueens", sched_case_nqueens(0, 10, 724));
+    TIMED("nqueens", sched_case_nqueens(0, 10));
 }
 
 HIVE_TEST(merge_sort)
