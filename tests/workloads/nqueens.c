@@ -17,7 +17,7 @@ struct node {
 static void node_run(struct hive_task *t)
 {
     struct node *q = HIVE_CONTAINER_OF(t, struct node, task);
-    if (q->row == q->n || q->row >= q->task_rows) {
+    if (wl_queens_leaf(q->n, q->task_rows, q->row)) {
         q->count = wl_queens_serial(q->n, q->row, q->pos);
         return;
     }

@@ -77,12 +77,20 @@ static inline uint64_t wl_queens_serial(unsigned n, unsigned row, struct wl_quee
     return c;
 }
 
+/* A position whose next row is `row` is counted serially, in its task, rather
+ * than split into a task per safe square: the grain rule of every parallel
+ * version. */
+static inline int wl_queens_leaf(unsigned n, unsigned task_rows, unsigned row)
+{
+    return row == n || row >= task_rows;
+}
+
 /* Tasks a parallel version spawns below position p (next row `row`): one per
  * placement in rows row..task_rows-1. */
 static inline uint64_t wl_queens_tasks(unsigned n, unsigned task_rows, unsigned row,
                                        struct wl_queens_pos p)
 {
-    if (row == n || row >= task_rows)
+    if (wl_queens_leaf(n, task_rows, row))
         return 0;
     uint64_t c = 0;
     for (uint32_t s = wl_queens_safe(n, p); s; s &= s - 1)
