@@ -59,6 +59,12 @@ HIVE_TEST(merge_sort)
         sched_case_msort(n, 1000000 / SCALE);
 }
 
+HIVE_TEST(spawn)
+{
+    FOR_CORES(n)
+        sched_case_spawn(n, 200000 / SCALE);
+}
+
 HIVE_TEST(parallel_for_covers_once)
 {
     FOR_CORES(n)

@@ -5,9 +5,9 @@
  *
  * Each sched_case_* runs one or more hive_run()s on `cores` workers (0: the
  * port's default) and reports failures through CHECK. Sizes come from the
- * caller so QEMU and TSan can run them smaller. fib, N-Queens and the merge
- * sort are the shared workloads of tests/workloads/ (also run by apps/demo
- * and bench/), compiled into each test program (hive_use_workloads).
+ * caller so QEMU and TSan can run them smaller. fib, N-Queens, the merge
+ * sort and spawn are the shared workloads of tests/workloads/, which bench/
+ * and apps/demo run too, compiled into each test program (hive_use_workloads).
  *
  * White-box: the lost-wakeup case reads the idle state (sched_internal.h) to
  * know when every worker has parked.
@@ -27,6 +27,7 @@
 #include "workloads/fib.h"
 #include "workloads/msort.h"
 #include "workloads/nqueens.h"
+#include "workloads/spawn.h"
 
 static inline struct hive_config sw_cfg(unsigned cores)
 {
@@ -83,6 +84,28 @@ static void sched_case_msort(unsigned cores, size_t n)
     }
     free(a);
     free(tmp);
+}
+
+/* ---- spawn: n independent tasks from one task (workloads/spawn.h) ------------------ */
+
+static void sched_case_spawn(unsigned cores, size_t n)
+{
+    struct wl_spawn s;
+    memset(&s, 0, sizeof s);
+    /* The second run reuses what the first allocated, as the benchmark does. */
+    const size_t sizes[2] = {n, n / 2};
+    for (unsigned k = 0; k < 2; k++) {
+        size_t m = sizes[k];
+        int rc = wl_spawn_prepare(&s, m);
+        CHECK_EQ(rc, 0);
+        if (rc != 0)
+            break;
+        SW_RUN(cores, wl_spawn_entry, &s);
+        CHECK_EQ(s.err, HIVE_OK);
+        CHECK(wl_spawn_ok(s.hit, m));
+        CHECK_EQ(hive_stats_last()->total.spawned, m);
+    }
+    wl_spawn_free(&s);
 }
 
 /* ---- parallel_for and group: every index exactly once ----------------------------- */

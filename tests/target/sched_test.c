@@ -48,6 +48,11 @@ HIVE_TEST(merge_sort)
     TIMED("msort", sched_case_msort(0, 200000));
 }
 
+HIVE_TEST(spawn)
+{
+    TIMED("spawn", sched_case_spawn(0, 100000));
+}
+
 HIVE_TEST(parallel_for_covers_once)
 {
     TIMED("parallel_for", sched_case_parallel_for(0, 50000));
