@@ -4,7 +4,8 @@
  * 0..row-1) becomes a task for each safe square of the next row, down to row
  * `task_rows`; from there on the position is counted serially inside its task.
  * task_rows sets the grain: the benchmark keeps tasks coarse (WL_QUEENS_TASK_ROWS),
- * the tests spawn down to three rows from the bottom (many small tasks).
+ * the tests and apps/demo spawn down to three rows from the bottom
+ * (wl_queens_fine_rows: many small tasks).
  *
  * Bitboards: a position is the set of columns its queens hold and the squares
  * of the next row that their two diagonals reach (wl_queens_pos).
@@ -20,8 +21,8 @@
 
 #include <stdint.h>
 
-/* Largest board: positions are 32-bit masks, and a task keeps one child per
- * square of a row on its stack. */
+/* Largest board: the table of known counts (wl_queens_expect) ends here, and
+ * hive's version keeps one child per square of a row on its task's stack. */
 #define WL_QUEENS_MAX 16
 /* The benchmark's grain: a task per placement in the first 4 rows (a few
  * thousand tasks of about a microsecond at n = 12). */
