@@ -10,16 +10,26 @@
  * repetition, so that every runtime sees the same drift in machine load.
  *
  * Every program runs the same workloads written the same way (same splits,
- * same leaf sizes, same spawned half), only the fork/wait calls differ:
+ * same leaf sizes, same spawned half), only the fork/wait calls differ. The
+ * workloads are those of tests/workloads/, which apps/demo and the scheduler
+ * tests run too: hive's program uses their hive versions as they are; the
+ * peers cannot call hive's API, so they write the forks and waits in their
+ * own runtime but share everything else - the serial leaf kernels (insertion
+ * sort, merge, the N-Queens safe-placement step and serial count), the grain
+ * rules, the inputs, the task counts and the checkers with the table of
+ * expected results - so every runtime runs identical leaf code:
  *   empty   a run that does nothing: the fixed cost of starting one
  *   fib     fib(n), one fork per call and no cutoff: fib(n-2) is forked,
  *           fib(n-1) runs inline, then the wait. tasks = fib(n+1) - 1 forks.
+ *           (workloads/fib.h)
  *   fib-tg  fib again with tbb::task_group (TBB only; fib is parallel_invoke)
  *   sort    merge sort of n uint32: fork the halves down to 32-element
- *           leaves (insertion sort), serial merge
+ *           leaves (insertion sort), serial merge (workloads/msort.h)
  *   queens  N-Queens(n): a task per placement in the first 4 rows (a few
  *           thousand tasks of about a microsecond), the rest serial in them
+ *           (workloads/nqueens.h, WL_QUEENS_TASK_ROWS)
  *   spawn   n independent tasks spawned by one task, then all awaited
+ *           (workloads/spawn.h)
  * and checks every result: a wrong one prints FAILED and the exit status is 1.
  *
  * Output, one line per timed run (bench/sched_report.py reads them):
@@ -35,11 +45,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "workloads/fib.h"
+#include "workloads/msort.h"
+#include "workloads/nqueens.h"
+#include "workloads/spawn.h"
+
 enum sb_wl { SB_EMPTY, SB_FIB, SB_FIB_TG, SB_SORT, SB_QUEENS, SB_SPAWN, SB_NWL };
 static const char *const sb_wl_name[SB_NWL] = {"empty", "fib", "fib-tg", "sort", "queens", "spawn"};
 
-#define SB_SORT_LEAF 32  /* merge sort: insertion sort below this */
-#define SB_QUEENS_TASK_ROWS 4 /* N-Queens: tasks down to this row, then serial */
 #define SB_MAX_THREADS 64
 
 struct sb_opts {
@@ -63,52 +76,7 @@ static inline double sb_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* ---- fib ------------------------------------------------------------------ */
-
-static inline uint64_t sb_fib_ref(unsigned n)
-{
-    uint64_t a = 0, b = 1;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-/* ---- sort ------------------------------------------------------------------ */
-
-static inline void sb_insertion(uint32_t *a, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        uint32_t v = a[i];
-        size_t j = i;
-        while (j > 0 && a[j - 1] > v) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = v;
-    }
-}
-
-/* Merge the sorted halves a[0,h) and a[h,n) through tmp. */
-static inline void sb_merge(uint32_t *a, uint32_t *tmp, size_t n, size_t h)
-{
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = a[i] <= a[j] ? a[i++] : a[j++];
-    while (i < h)
-        tmp[k++] = a[i++];
-    while (j < n)
-        tmp[k++] = a[j++];
-    memcpy(a, tmp, n * sizeof *a);
-}
-
-/* Forks a sort of n makes (one per split). */
-static inline uint64_t sb_sort_forks(size_t n)
-{
-    return n <= SB_SORT_LEAF ? 0 : 1 + sb_sort_forks(n / 2) + sb_sort_forks(n - n / 2);
-}
+/* ---- sort: the buffers (the kernels are workloads/msort.h) ------------------ */
 
 struct sb_sortbuf {
     uint32_t *a, *tmp;
@@ -131,73 +99,18 @@ static inline void sb_sort_fill(struct sb_sortbuf *s, size_t n)
         s->n = n;
         memset(s->tmp, 0, n * sizeof *s->tmp); /* its page faults are not the sort's */
     }
-    uint32_t x = 2463534242u;
-    s->sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        s->a[i] = x;
-        s->sum += x;
-    }
+    s->sum = wl_msort_fill(s->a, n);
 }
 
-/* Sorted, and the same multiset as far as a sum can tell. */
 static inline int sb_sort_ok(const struct sb_sortbuf *s)
 {
-    uint64_t sum = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        sum += s->a[i];
-        if (i && s->a[i - 1] > s->a[i])
-            return 0;
-    }
-    return sum == s->sum;
+    return wl_msort_ok(s->a, s->n, s->sum);
 }
 
-/* ---- N-Queens (bitboards: columns and both diagonals) ------------------------ */
-
-static inline uint64_t sb_queens_serial(unsigned n, unsigned row, uint32_t cols, uint32_t d1,
-                                        uint32_t d2)
+/* Tasks the parallel N-Queens(n) spawns at the benchmark's grain. */
+static inline uint64_t sb_queens_tasks(unsigned n)
 {
-    if (row == n)
-        return 1;
-    uint64_t c = 0;
-    uint32_t all = (1u << n) - 1;
-    for (uint32_t avail = all & ~(cols | d1 | d2); avail; avail &= avail - 1) {
-        uint32_t bit = avail & (0u - avail);
-        c += sb_queens_serial(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
-    }
-    return c;
-}
-
-/* Tasks the parallel versions spawn: one per placement in the first
- * SB_QUEENS_TASK_ROWS rows. */
-static inline uint64_t sb_queens_tasks(unsigned n, unsigned row, uint32_t cols, uint32_t d1,
-                                       uint32_t d2)
-{
-    if (row == n || row >= SB_QUEENS_TASK_ROWS)
-        return 0;
-    uint64_t c = 0;
-    uint32_t all = (1u << n) - 1;
-    for (uint32_t avail = all & ~(cols | d1 | d2); avail; avail &= avail - 1) {
-        uint32_t bit = avail & (0u - avail);
-        c += 1 + sb_queens_tasks(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
-    }
-    return c;
-}
-
-static inline uint64_t sb_queens_expect(unsigned n)
-{
-    static const uint64_t known[] = {1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712};
-    return n < sizeof known / sizeof known[0] ? known[n] : sb_queens_serial(n, 0, 0, 0, 0);
-}
-
-/* ---- spawn: n tasks, each marks its own byte --------------------------------- */
-
-static inline int sb_hits_ok(const unsigned char *hit, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (hit[i] != 1)
-            return 0;
-    return 1;
+    return wl_queens_tasks(n, WL_QUEENS_TASK_ROWS, 0, wl_queens_empty());
 }
 
 /* ---- options and the main loop ------------------------------------------------ */
@@ -266,7 +179,7 @@ static inline void sb_parse(int argc, char **argv, struct sb_opts *o)
             sb_usage(argv[0]);
         }
     }
-    if (o->size[SB_FIB] > 60 || o->size[SB_QUEENS] > 16 || o->size[SB_QUEENS] < 1)
+    if (o->size[SB_FIB] > 60 || o->size[SB_QUEENS] > WL_QUEENS_MAX || o->size[SB_QUEENS] < 1)
         sb_usage(argv[0]);
     for (int w = 0; only && w < SB_NWL; w++)
         if (strcmp(only, sb_wl_name[w]) != 0)

@@ -1,7 +1,9 @@
 /*
  * Scheduler benchmark, OpenMP tasks' side: built with gcc -fopenmp (libgomp,
  * runtime "omp-gcc") and with clang -fopenmp (LLVM's libomp from
- * libomp-dev, "omp-llvm"). The same workloads as sched_bench.c:
+ * libomp-dev, "omp-llvm"). The same workloads as sched_bench.c, with the
+ * same leaf code: the serial kernels, grain rules and checkers of
+ * tests/workloads/ (see sched_bench.h); only the forks and waits are OpenMP's:
  *   hive_join    -> omp task for the forked half + taskwait (fib, sort)
  *   hive_group   -> a task per child + taskwait (queens)
  *   hive_spawn   -> omp task in a loop from one task, then taskwait (spawn)
@@ -36,8 +38,8 @@ static uint64_t fib_omp(unsigned n)
 
 static void sort_omp(uint32_t *a, uint32_t *tmp, size_t n)
 {
-    if (n <= SB_SORT_LEAF) {
-        sb_insertion(a, n);
+    if (n <= WL_MSORT_LEAF) {
+        wl_insertion_sort(a, n);
         return;
     }
     size_t h = n / 2;
@@ -45,21 +47,20 @@ static void sort_omp(uint32_t *a, uint32_t *tmp, size_t n)
     sort_omp(a + h, tmp + h, n - h);
     sort_omp(a, tmp, h);
 #pragma omp taskwait
-    sb_merge(a, tmp, n, h);
+    wl_merge(a, tmp, n, h);
 }
 
-static uint64_t queens_omp(unsigned n, unsigned row, uint32_t cols, uint32_t d1, uint32_t d2)
+static uint64_t queens_omp(unsigned n, unsigned row, struct wl_queens_pos p)
 {
-    if (row == n || row >= SB_QUEENS_TASK_ROWS)
-        return sb_queens_serial(n, row, cols, d1, d2);
-    uint64_t count[32];
+    if (wl_queens_leaf(n, WL_QUEENS_TASK_ROWS, row))
+        return wl_queens_serial(n, row, p);
+    uint64_t count[WL_QUEENS_MAX];
     unsigned k = 0;
-    uint32_t all = (1u << n) - 1;
-    for (uint32_t avail = all & ~(cols | d1 | d2); avail; avail &= avail - 1) {
-        uint32_t bit = avail & (0u - avail);
+    for (uint32_t s = wl_queens_safe(n, p); s; s &= s - 1) {
         uint64_t *c = &count[k++];
+        struct wl_queens_pos next = wl_queens_place(p, wl_queens_lowest(s));
 #pragma omp task
-        *c = queens_omp(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
+        *c = queens_omp(n, row + 1, next);
     }
 #pragma omp taskwait
     uint64_t sum = 0;
@@ -94,7 +95,7 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
         } else if (w == SB_SORT) {
             sort_omp(sortbuf.a, sortbuf.tmp, size);
         } else if (w == SB_QUEENS) {
-            v = queens_omp(n, 0, 0, 0, 0);
+            v = queens_omp(n, 0, wl_queens_empty());
         } else if (w == SB_SPAWN) {
             for (size_t i = 0; i < size; i++) {
 #pragma omp task
@@ -109,20 +110,20 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
         r->ok = 1;
         break;
     case SB_FIB:
-        r->tasks = sb_fib_ref(n + 1) - 1;
-        r->ok = v == sb_fib_ref(n);
+        r->tasks = wl_fib_forks(n);
+        r->ok = v == wl_fib_ref(n);
         break;
     case SB_SORT:
-        r->tasks = sb_sort_forks(size);
+        r->tasks = wl_msort_forks(size);
         r->ok = sb_sort_ok(&sortbuf);
         break;
     case SB_QUEENS:
-        r->tasks = sb_queens_tasks(n, 0, 0, 0, 0);
-        r->ok = v == sb_queens_expect(n);
+        r->tasks = sb_queens_tasks(n);
+        r->ok = v == wl_queens_expect(n);
         break;
     case SB_SPAWN:
         r->tasks = size;
-        r->ok = sb_hits_ok(hits, size);
+        r->ok = wl_spawn_ok(hits, size);
         break;
     }
     return 1;

@@ -1,6 +1,8 @@
 /*
  * Scheduler benchmark, oneTBB's side (Debian's libtbb-dev). The same
- * workloads as sched_bench.c, with TBB's nearest equivalents:
+ * workloads as sched_bench.c, with the same leaf code (the serial kernels,
+ * grain rules and checkers of tests/workloads/, which compile as C++; see
+ * sched_bench.h), and TBB's nearest equivalents for the forks and waits:
  *   hive_join         -> tbb::parallel_invoke (fib, sort)
  *   (fib again)       -> tbb::task_group run + wait ("fib-tg")
  *   hive_group        -> tbb::task_group (queens)
@@ -41,27 +43,26 @@ static uint64_t fib_tg(unsigned n)
 
 static void sort_tbb(uint32_t *a, uint32_t *tmp, size_t n)
 {
-    if (n <= SB_SORT_LEAF) {
-        sb_insertion(a, n);
+    if (n <= WL_MSORT_LEAF) {
+        wl_insertion_sort(a, n);
         return;
     }
     size_t h = n / 2;
     tbb::parallel_invoke([=] { sort_tbb(a, tmp, h); }, [=] { sort_tbb(a + h, tmp + h, n - h); });
-    sb_merge(a, tmp, n, h);
+    wl_merge(a, tmp, n, h);
 }
 
-static uint64_t queens_tbb(unsigned n, unsigned row, uint32_t cols, uint32_t d1, uint32_t d2)
+static uint64_t queens_tbb(unsigned n, unsigned row, struct wl_queens_pos p)
 {
-    if (row == n || row >= SB_QUEENS_TASK_ROWS)
-        return sb_queens_serial(n, row, cols, d1, d2);
-    uint64_t count[32];
+    if (wl_queens_leaf(n, WL_QUEENS_TASK_ROWS, row))
+        return wl_queens_serial(n, row, p);
+    uint64_t count[WL_QUEENS_MAX];
     unsigned k = 0;
     tbb::task_group g;
-    uint32_t all = (1u << n) - 1;
-    for (uint32_t avail = all & ~(cols | d1 | d2); avail; avail &= avail - 1) {
-        uint32_t bit = avail & (0u - avail);
+    for (uint32_t s = wl_queens_safe(n, p); s; s &= s - 1) {
         uint64_t *c = &count[k++];
-        g.run([=] { *c = queens_tbb(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1); });
+        struct wl_queens_pos next = wl_queens_place(p, wl_queens_lowest(s));
+        g.run([=] { *c = queens_tbb(n, row + 1, next); });
     }
     g.wait();
     uint64_t sum = 0;
@@ -94,8 +95,8 @@ static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
         t0 = sb_now();
         arena.execute([&] { v = w == SB_FIB ? fib_invoke(n) : fib_tg(n); });
         r->secs = sb_now() - t0;
-        r->tasks = sb_fib_ref(n + 1) - 1;
-        r->ok = v == sb_fib_ref(n);
+        r->tasks = wl_fib_forks(n);
+        r->ok = v == wl_fib_ref(n);
         return 1;
     }
     case SB_SORT:
@@ -103,16 +104,16 @@ static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
         t0 = sb_now();
         arena.execute([&] { sort_tbb(sortbuf.a, sortbuf.tmp, size); });
         r->secs = sb_now() - t0;
-        r->tasks = sb_sort_forks(size);
+        r->tasks = wl_msort_forks(size);
         r->ok = sb_sort_ok(&sortbuf);
         return 1;
     case SB_QUEENS: {
         unsigned n = (unsigned)size;
         t0 = sb_now();
-        arena.execute([&] { v = queens_tbb(n, 0, 0, 0, 0); });
+        arena.execute([&] { v = queens_tbb(n, 0, wl_queens_empty()); });
         r->secs = sb_now() - t0;
-        r->tasks = sb_queens_tasks(n, 0, 0, 0, 0);
-        r->ok = v == sb_queens_expect(n);
+        r->tasks = sb_queens_tasks(n);
+        r->ok = v == wl_queens_expect(n);
         return 1;
     }
     case SB_SPAWN: {
@@ -127,7 +128,7 @@ static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
         });
         r->secs = sb_now() - t0;
         r->tasks = size;
-        r->ok = sb_hits_ok(hit, size);
+        r->ok = wl_spawn_ok(hit, size);
         return 1;
     }
     }

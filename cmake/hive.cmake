@@ -3,6 +3,24 @@
 set(HIVE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 set(HIVE_TEST_HARNESS ${HIVE_ROOT}/tests/harness.c)
 
+# The workloads (fib, N-Queens, merge sort, spawn) that apps/demo, bench/ and
+# the scheduler tests share: tests/workloads/. Each X.h holds the serial
+# kernels and the checker (C that also compiles as C++, for bench's peers);
+# X.c is hive's version, on the public API only.
+set(HIVE_WORKLOADS_DIR ${HIVE_ROOT}/tests/workloads)
+set(HIVE_WORKLOAD_SOURCES ${HIVE_WORKLOADS_DIR}/fib.c ${HIVE_WORKLOADS_DIR}/nqueens.c
+    ${HIVE_WORKLOADS_DIR}/msort.c ${HIVE_WORKLOADS_DIR}/spawn.c)
+set(HIVE_WORKLOAD_HEADERS ${HIVE_WORKLOADS_DIR}/fib.h ${HIVE_WORKLOADS_DIR}/nqueens.h
+    ${HIVE_WORKLOADS_DIR}/msort.h ${HIVE_WORKLOADS_DIR}/spawn.h)
+
+# hive_use_workloads(TARGET): compile hive's workloads into TARGET with its
+# own flags (a sanitizer build instruments them too), and let it include
+# "workloads/X.h".
+function(hive_use_workloads target)
+  target_sources(${target} PRIVATE ${HIVE_WORKLOAD_SOURCES})
+  target_include_directories(${target} PRIVATE ${HIVE_ROOT}/tests)
+endfunction()
+
 # hive_add_image(NAME SRC...): a bootable ELF for HIVE_BOARD, linked with the
 # kernel, arch and board objects (hive_platform), the scheduler and hive_after
 # (kernel/CMakeLists.txt).

@@ -50,13 +50,19 @@ HIVE_TEST(fib)
 HIVE_TEST(nqueens)
 {
     FOR_CORES(n)
-        sched_case_nqueens(n, SCALE > 1 ? 8 : 10, SCALE > 1 ? 92 : 724);
+        sched_case_nqueens(n, SCALE > 1 ? 8 : 10);
 }
 
 HIVE_TEST(merge_sort)
 {
     FOR_CORES(n)
         sched_case_msort(n, 1000000 / SCALE);
+}
+
+HIVE_TEST(spawn)
+{
+    FOR_CORES(n)
+        sched_case_spawn(n, 200000 / SCALE);
 }
 
 HIVE_TEST(parallel_for_covers_once)

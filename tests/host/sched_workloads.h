@@ -5,7 +5,9 @@
  *
  * Each sched_case_* runs one or more hive_run()s on `cores` workers (0: the
  * port's default) and reports failures through CHECK. Sizes come from the
- * caller so QEMU and TSan can run them smaller.
+ * caller so QEMU and TSan can run them smaller. fib, N-Queens, the merge
+ * sort and spawn are the shared workloads of tests/workloads/, which bench/
+ * and apps/demo run too, compiled into each test program (hive_use_workloads).
  *
  * White-box: the lost-wakeup case reads the idle state (sched_internal.h) to
  * know when every worker has parked.
@@ -22,6 +24,10 @@
 #include "harness.h"
 #include "hive/hive.h"
 #include "sched/sched_internal.h"
+#include "workloads/fib.h"
+#include "workloads/msort.h"
+#include "workloads/nqueens.h"
+#include "workloads/spawn.h"
 
 static inline struct hive_config sw_cfg(unsigned cores)
 {
@@ -36,188 +42,70 @@ static inline struct hive_config sw_cfg(unsigned cores)
         CHECK_EQ(hive_run((fn), (arg), &c_), HIVE_OK);                          \
     } while (0)
 
-/* ---- fib: a join per call, no cutoff ------------------------------------------ */
-
-struct sw_fib {
-    unsigned n;
-    uint64_t r;
-};
-
-static void sw_fib_task(void *p)
-{
-    struct sw_fib *a = p;
-    if (a->n < 2) {
-        a->r = a->n;
-        return;
-    }
-    struct sw_fib x = {a->n - 1, 0}, y = {a->n - 2, 0};
-    hive_join(sw_fib_task, &x, sw_fib_task, &y);
-    a->r = x.r + y.r;
-}
-
-static uint64_t sw_fib_ref(unsigned n)
-{
-    uint64_t a = 0, b = 1;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t t = a + b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
+/* ---- fib: a join per call, no cutoff (workloads/fib.h) ---------------------------- */
 
 static void sched_case_fib(unsigned cores, unsigned n)
 {
-    struct sw_fib f = {n, 0};
-    SW_RUN(cores, sw_fib_task, &f);
-    CHECK_EQ(f.r, sw_fib_ref(n));
+    struct wl_fib f = {n, 0};
+    SW_RUN(cores, wl_fib_task, &f);
+    CHECK_EQ(f.r, wl_fib_ref(n));
     const struct hive_stats *s = hive_stats_last();
-    /* Every join pushes one frame, taken back or stolen: fib(n) makes
-     * fib(n+1) - 1 joins. */
-    CHECK_EQ(s->total.joins_inline + s->total.joins_waited + 0, sw_fib_ref(n + 1) - 1);
+    /* Every join pushes one frame, taken back or stolen. */
+    CHECK_EQ(s->total.joins_inline + s->total.joins_waited, wl_fib_forks(n));
 }
 
-/* ---- N-Queens: a group per board row ------------------------------------------- */
+/* ---- N-Queens: a group per position, fine-grained (workloads/nqueens.h) ------------ */
 
-struct sw_nq {
-    struct hive_task task;
-    unsigned n, row;
-    uint32_t cols, d1, d2;
-    uint64_t count;
-};
-
-static void sw_nq_task(struct hive_task *t);
-
-static uint64_t sw_nq_serial(unsigned n, unsigned row, uint32_t cols, uint32_t d1, uint32_t d2)
+static void sched_case_nqueens(unsigned cores, unsigned n)
 {
-    if (row == n)
-        return 1;
-    uint64_t c = 0;
-    uint32_t all = (1u << n) - 1;
-    for (uint32_t free = all & ~(cols | d1 | d2); free; free &= free - 1) {
-        uint32_t bit = free & -free;
-        c += sw_nq_serial(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1);
-    }
-    return c;
+    struct wl_queens q = {n, wl_queens_fine_rows(n), 0, HIVE_OK};
+    SW_RUN(cores, wl_queens_task, &q);
+    CHECK_EQ(q.err, HIVE_OK);
+    CHECK_EQ(q.count, wl_queens_expect(n));
+    /* A group spawn per placement above the serial rows, and nothing else
+     * queued from a worker. */
+    CHECK_EQ(hive_stats_last()->total.spawned,
+             wl_queens_tasks(n, q.task_rows, 0, wl_queens_empty()));
 }
 
-static void sw_nq_task(struct hive_task *t)
-{
-    struct sw_nq *q = HIVE_CONTAINER_OF(t, struct sw_nq, task);
-    if (q->row == q->n) {
-        q->count = 1;
-        return;
-    }
-    if (q->n - q->row <= 3) { /* the last rows are cheaper inline */
-        q->count = sw_nq_serial(q->n, q->row, q->cols, q->d1, q->d2);
-        return;
-    }
-    struct sw_nq child[32];
-    unsigned k = 0;
-    struct hive_group g = HIVE_GROUP_INIT;
-    uint32_t all = (1u << q->n) - 1;
-    for (uint32_t free = all & ~(q->cols | q->d1 | q->d2); free; free &= free - 1) {
-        uint32_t bit = free & -free;
-        struct sw_nq *c = &child[k++];
-        memset(&c->task, 0, sizeof c->task);
-        c->n = q->n;
-        c->row = q->row + 1;
-        c->cols = q->cols | bit;
-        c->d1 = (q->d1 | bit) << 1;
-        c->d2 = (q->d2 | bit) >> 1;
-        c->count = 0;
-        CHECK_EQ(hive_group_spawn(&g, &c->task, sw_nq_task), HIVE_OK);
-    }
-    CHECK_EQ(hive_group_wait(&g), HIVE_OK);
-    uint64_t sum = 0;
-    for (unsigned i = 0; i < k; i++)
-        sum += child[i].count;
-    q->count = sum;
-}
-
-static void sw_nq_entry(void *p)
-{
-    sw_nq_task(&((struct sw_nq *)p)->task);
-}
-
-static void sched_case_nqueens(unsigned cores, unsigned n, uint64_t expect)
-{
-    struct sw_nq q;
-    memset(&q, 0, sizeof q);
-    q.n = n;
-    SW_RUN(cores, sw_nq_entry, &q);
-    CHECK_EQ(q.count, expect);
-}
-
-/* ---- merge sort: join for the halves, serial merge ------------------------------ */
-
-struct sw_sort {
-    uint32_t *a, *tmp;
-    size_t n;
-};
-
-static void sw_insertion(uint32_t *a, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        uint32_t v = a[i];
-        size_t j = i;
-        while (j > 0 && a[j - 1] > v) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = v;
-    }
-}
-
-static void sw_sort_task(void *p)
-{
-    struct sw_sort *s = p;
-    if (s->n <= 32) {
-        sw_insertion(s->a, s->n);
-        return;
-    }
-    size_t h = s->n / 2;
-    struct sw_sort l = {s->a, s->tmp, h}, r = {s->a + h, s->tmp + h, s->n - h};
-    hive_join(sw_sort_task, &l, sw_sort_task, &r);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < s->n)
-        s->tmp[k++] = s->a[i] <= s->a[j] ? s->a[i++] : s->a[j++];
-    while (i < h)
-        s->tmp[k++] = s->a[i++];
-    while (j < s->n)
-        s->tmp[k++] = s->a[j++];
-    memcpy(s->a, s->tmp, s->n * sizeof *s->a);
-}
+/* ---- merge sort: join for the halves, serial merge (workloads/msort.h) ------------- */
 
 static void sched_case_msort(unsigned cores, size_t n)
 {
     uint32_t *a = malloc(n * sizeof *a), *tmp = malloc(n * sizeof *tmp);
     CHECK(a && tmp);
-    if (!a || !tmp) {
-        free(a);
-        free(tmp);
-        return;
+    if (a && tmp) {
+        uint64_t sum = wl_msort_fill(a, n);
+        struct wl_msort m = {a, tmp, n};
+        SW_RUN(cores, wl_msort_task, &m);
+        CHECK(wl_msort_ok(a, n, sum));
+        const struct hive_stats *s = hive_stats_last();
+        CHECK_EQ(s->total.joins_inline + s->total.joins_waited, wl_msort_forks(n));
     }
-    uint32_t x = 2463534242u;
-    uint64_t sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-        a[i] = x;
-        sum += x;
-    }
-    struct sw_sort s = {a, tmp, n};
-    SW_RUN(cores, sw_sort_task, &s);
-    size_t unsorted = 0;
-    uint64_t sum2 = 0;
-    for (size_t i = 0; i < n; i++) {
-        sum2 += a[i];
-        if (i && a[i - 1] > a[i])
-            unsorted++;
-    }
-    CHECK_EQ(unsorted, 0);
-    CHECK_EQ(sum2, sum);
     free(a);
     free(tmp);
+}
+
+/* ---- spawn: n independent tasks from one task (workloads/spawn.h) ------------------ */
+
+static void sched_case_spawn(unsigned cores, size_t n)
+{
+    struct wl_spawn s;
+    memset(&s, 0, sizeof s);
+    /* The second run reuses what the first allocated, as the benchmark does. */
+    const size_t sizes[2] = {n, n / 2};
+    for (unsigned k = 0; k < 2; k++) {
+        size_t m = sizes[k];
+        int rc = wl_spawn_prepare(&s, m);
+        CHECK_EQ(rc, 0);
+        if (rc != 0)
+            break;
+        SW_RUN(cores, wl_spawn_entry, &s);
+        CHECK_EQ(s.err, HIVE_OK);
+        CHECK(wl_spawn_ok(s.hit, m));
+        CHECK_EQ(hive_stats_last()->total.spawned, m);
+    }
+    wl_spawn_free(&s);
 }
 
 /* ---- parallel_for and group: every index exactly once ----------------------------- */

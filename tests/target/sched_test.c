@@ -40,12 +40,17 @@ HIVE_TEST(fib)
 
 HIVE_TEST(nqueens)
 {
-    TIMED("nqueens", sched_case_nqueens(0, 10, 724));
+    TIMED("nqueens", sched_case_nqueens(0, 10));
 }
 
 HIVE_TEST(merge_sort)
 {
     TIMED("msort", sched_case_msort(0, 200000));
+}
+
+HIVE_TEST(spawn)
+{
+    TIMED("spawn", sched_case_spawn(0, 100000));
 }
 
 HIVE_TEST(parallel_for_covers_once)

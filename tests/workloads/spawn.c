@@ -1,0 +1,64 @@
+/* spawn on hive: n independent hive_spawns from one task (spawn.h). */
+#include "workloads/spawn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hive/hive.h"
+
+struct wl_spawn_task {
+    struct hive_task task;
+    unsigned char *hit; /* its own byte of wl_spawn.hit */
+};
+
+static void task_run(struct hive_task *t)
+{
+    struct wl_spawn_task *s = HIVE_CONTAINER_OF(t, struct wl_spawn_task, task);
+    (*s->hit)++; /* no other task touches this byte; hive_run's return publishes it */
+}
+
+int wl_spawn_prepare(struct wl_spawn *s, size_t n)
+{
+    if (n > s->cap) {
+        wl_spawn_free(s);
+        s->tasks = calloc(n, sizeof *s->tasks);
+        s->hit = malloc(n);
+        if (!s->tasks || !s->hit) {
+            wl_spawn_free(s);
+            return -1;
+        }
+        s->cap = n;
+    }
+    s->n = n;
+    s->err = HIVE_OK;
+    memset(s->tasks, 0, n * sizeof *s->tasks);
+    for (size_t i = 0; i < n; i++)
+        s->tasks[i].hit = &s->hit[i];
+    memset(s->hit, 0, n);
+    return 0;
+}
+
+void wl_spawn_free(struct wl_spawn *s)
+{
+    free(s->tasks);
+    free(s->hit);
+    memset(s, 0, sizeof *s);
+}
+
+void wl_spawn_entry(void *p)
+{
+    struct wl_spawn *s = p;
+    for (size_t i = 0; i < s->n; i++) {
+        int rc = hive_spawn(&s->tasks[i].task, task_run);
+        if (rc != HIVE_OK && s->err == HIVE_OK)
+            s->err = rc;
+    }
+}
+
+void wl_spawn_serial(struct wl_spawn *s)
+{
+    /* volatile: a real indirect call per task, as the scheduler makes. */
+    void (*volatile fn)(struct hive_task *) = task_run;
+    for (size_t i = 0; i < s->n; i++)
+        fn(&s->tasks[i].task);
+}
