@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "kernel/console.h"
 #include "kernel/irq.h"
@@ -21,6 +20,8 @@ void _init_tls(void *block);
 void _set_tls(void *block);
 void __libc_init_array(void);
 int main(void);
+/* kernel/exit.c: exit(status), known there to be main's return. */
+noreturn void hive_exit_from_main(int status);
 
 /* Each core's TLS block: errno and every other _Thread_local live here. */
 #define TLS_BLOCK_SIZE 512
@@ -84,7 +85,7 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     printf("hive: %u core%s online (%s)\n", cores_expected,
            cores_expected == 1 ? "" : "s", HIVE_BOARD_NAME);
 
-    exit(main());
+    hive_exit_from_main(main());
 }
 
 void hive_smp_secondary_loop(void);
