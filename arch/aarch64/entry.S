@@ -163,11 +163,23 @@ el_to_el1:
  * and faults on unaligned accesses; these paths make only aligned ones.
  * Should board_exit come back (no semihosting), an exception is caught by
  * el3_halt_vectors rather than by whatever VBAR_EL3 held.
+ *
+ * Every core may be here at once: with no firmware at EL3 nothing holds the
+ * secondaries back (QEMU starts them all at _start). With the MMU off there
+ * is no atomic to elect one that works on every memory system (exclusives
+ * on Device memory are IMPLEMENTATION DEFINED), so the core with affinity
+ * 0.0.0.0 - QEMU's first, and the usual boot core - reports, and the others
+ * stop at once.
  */
 el3_unsupported:
     adr_l   x0, el3_halt_vectors
     msr     vbar_el3, x0
     isb
+    mrs     x0, mpidr_el1
+    mov     x1, #0xffffff
+    movk    x1, #0xff, lsl #32
+    tst     x0, x1
+    b.ne    el3_halt
     adr_l   x0, hive_stacks
     ldr     x1, =AARCH64_STACK_SLOT
     add     sp, x0, x1
