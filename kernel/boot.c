@@ -10,6 +10,7 @@
 #include "kernel/console.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
+#include "kernel/timer.h"
 
 struct hive_cpu hive_cpus[HIVE_MAX_CORES];
 char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT] __attribute__((aligned(4096)));
@@ -75,7 +76,7 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     cores_expected = board_start_secondaries(boot_hw_id, HIVE_MAX_CORES);
 
     /* A core that never arrives is a bring-up bug: fail loudly, never hang. */
-    uint64_t deadline = arch_counter() + arch_counter_hz() * 5;
+    uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
     while (hive_cpu_count() < cores_expected) {
         if (arch_counter() > deadline)
             hive_panic("only %u of %u cores came online", hive_cpu_count(),

@@ -49,7 +49,8 @@ int hive_timer_cancel(hive_timer_fire *fire, union hive_timer_fn fn, void *arg);
 void hive_timer_park_until(uint64_t deadline_ns);
 
 /* now + ns, saturating: a sum past 64 bits is UINT64_MAX, "never", rather
- * than a wrapped deadline that has already passed. */
+ * than a wrapped deadline that has already passed. Every deadline in kernel/
+ * is made with it (in ns, or in counter ticks). */
 static inline uint64_t hive_deadline_after(uint64_t now, uint64_t ns)
 {
     return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
