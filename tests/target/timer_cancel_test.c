@@ -8,7 +8,10 @@
  *
  * Where a cancel must win against a deadline, the core that set the timer
  * keeps interrupts masked until the cancel is done, so a slow host cannot
- * let the timer fire first and the outcome does not depend on timing.
+ * let the timer fire first. Where a test must see that a cancelled timer did
+ * not fire, it waits for a sentinel timer set on the same core with a later
+ * deadline (timers of one core fire in deadline order), so a slow host cannot
+ * make it look too early either.
  */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -63,6 +66,16 @@ static void reset_fired(void)
         atomic_store(&fired[i], 0);
 }
 
+/* Until timer i has fired (bounded: a timer that never comes is a failure
+ * of the case, not a hang). */
+static void wait_fired(uintptr_t i)
+{
+    uint64_t end = hive_now_ns() + MS(10000);
+    while (!atomic_load(&fired[i]) && hive_now_ns() < end)
+        hive_port_cpu_relax();
+    CHECK_EQ(atomic_load(&fired[i]), 1);
+}
+
 HIVE_TEST(irq_timer_cancelled_never_fires)
 {
     reset_fired();
@@ -74,10 +87,9 @@ HIVE_TEST(irq_timer_cancelled_never_fires)
     CHECK_EQ(hive_after_irq_cancel(on_fire, (void *)3), HIVE_ESTATE);   /* never set */
     CHECK_EQ(hive_after_irq_cancel(NULL, NULL), HIVE_EINVAL);
     hive_port_irq_restore(irq);
-    spin_ns(MS(5));
+    wait_fired(2);      /* set after 1, due no earlier: 1 would have fired */
     CHECK_EQ(atomic_load(&fired[0]), 1);
     CHECK_EQ(atomic_load(&fired[1]), 0);
-    CHECK_EQ(atomic_load(&fired[2]), 1);
     /* Fired: not pending any more. */
     CHECK_EQ(hive_after_irq_cancel(on_fire, (void *)0), HIVE_ESTATE);
 }
@@ -89,8 +101,9 @@ HIVE_TEST(irq_cancel_takes_the_one_due_first)
     CHECK_EQ(hive_after_irq(UINT64_MAX, on_fire, (void *)0), HIVE_OK);
     CHECK_EQ(hive_after_irq(MS(1), on_fire, (void *)0), HIVE_OK);
     CHECK_EQ(hive_after_irq_cancel(on_fire, (void *)0), HIVE_OK);   /* the 1 ms one */
+    CHECK_EQ(hive_after_irq(MS(1), on_fire, (void *)1), HIVE_OK);   /* sentinel */
     hive_port_irq_restore(irq);
-    spin_ns(MS(5));
+    wait_fired(1);
     CHECK_EQ(atomic_load(&fired[0]), 0);
     CHECK_EQ(hive_after_irq_cancel(on_fire, (void *)0), HIVE_OK);   /* the never one */
     CHECK_EQ(hive_after_irq_cancel(on_fire, (void *)0), HIVE_ESTATE);
@@ -99,31 +112,39 @@ HIVE_TEST(irq_cancel_takes_the_one_due_first)
 /* Deadlines past 64 bits of ns saturate to never: they do not wrap into the
  * past (and fire at once); they hold their slot until cancelled. */
 static unsigned slots[HIVE_TIMERS_PER_CORE];
+static atomic_uint never_fired;
+
+static void on_never(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&never_fired, 1);
+}
 
 HIVE_TEST(never_timers_give_their_pool_back_when_cancelled)
 {
     reset_fired();
     unsigned set = 0;
-    int err;
-    while ((err = hive_after_irq(UINT64_MAX - set, on_fire, &slots[set])) == HIVE_OK)
-        if (++set == HIVE_TIMERS_PER_CORE)
-            break;
+    while (set < HIVE_TIMERS_PER_CORE &&
+           hive_after_irq(UINT64_MAX - set, on_never, &slots[set]) == HIVE_OK)
+        set++;
     CHECK_EQ(set, HIVE_TIMERS_PER_CORE);
     CHECK_EQ(hive_after_irq(1, on_fire, (void *)2), HIVE_ENOMEM);
-    spin_ns(MS(5));
+    spin_ns(MS(5));     /* a deadline that wrapped into the past would fire now */
     for (unsigned i = 0; i < set; i++)
-        CHECK_EQ(hive_after_irq_cancel(on_fire, &slots[i]), HIVE_OK);
-    CHECK_EQ(hive_after_irq_cancel(on_fire, &slots[0]), HIVE_ESTATE);
+        CHECK_EQ(hive_after_irq_cancel(on_never, &slots[i]), HIVE_OK);
+    CHECK_EQ(hive_after_irq_cancel(on_never, &slots[0]), HIVE_ESTATE);
+    CHECK_EQ(atomic_load(&never_fired), 0);
     /* The pool is whole again. */
     CHECK_EQ(hive_after_irq(1, on_fire, (void *)2), HIVE_OK);
-    spin_ns(MS(5));
-    CHECK_EQ(atomic_load(&fired[2]), 1);
+    wait_fired(2);
+    for (unsigned i = 0; i < 4; i++)
+        CHECK_EQ(atomic_load(&fired[i]), i == 2);
     printf("%u never-firing timers filled the pool; cancelled, the pool took a timer again\n", set);
 }
 
 /* The highest core sets a timer and keeps interrupts masked until core 0
- * (itself, on one core) has cancelled it; then it gives the timer every
- * chance to fire. */
+ * (itself, on one core) has cancelled it; then it sets a sentinel due later
+ * and waits for it. */
 static atomic_uint remote_set, remote_cancelled;
 static atomic_int remote_err;
 
@@ -146,8 +167,9 @@ static void cancel_across_cores(void *arg)
     if (id == last) {
         while (!atomic_load(&remote_cancelled))
             hive_port_cpu_relax();
+        CHECK_EQ(hive_after_irq(MS(1), on_fire, (void *)2), HIVE_OK);
         hive_port_irq_restore(irq);
-        spin_ns(MS(5));
+        wait_fired(2);
     }
 }
 
