@@ -13,8 +13,9 @@
  * "never", both in ns (hive_deadline_after) and in counter ticks (ticks_at),
  * so no sum wraps around into a deadline that has already passed.
  */
-#include <string.h>
 #include "kernel/timer.h"
+
+#include <string.h>
 
 #include "hive/timer.h"
 #include "kernel/kernel.h"
