@@ -8,18 +8,26 @@
  * ending at once - and spawning the task again while its timer is pending
  * fails with HIVE_EBUSY, as for any queued task.
  *
+ * hive_after_cancel undoes both halves: the task is idle again and the run
+ * no longer waits for it (if it was all the run waited for, the run ends).
+ * The count is taken under the timer queue's lock (hive_timer_add_and), so a
+ * cancel - from any core - finds a timer only once it is counted.
+ *
  * Built as a library of its own (kernel/CMakeLists.txt), which every image
  * links: kernel/ objects are in every image whole, and only an image that
  * calls hive_after should pull in the scheduler's spawn path.
  */
 #include "hive/timer.h"
 #include "kernel/timer.h"
-#include "sched/port.h"
 #include "sched/spawn.h"
+
+/* The task's fn is in the task already (hive_spawn_claim stored it): the
+ * timer carries no fn, and a cancel finds it by its task alone. */
+static const union hive_timer_fn no_fn = {.task = NULL};
 
 static void after_fire(union hive_timer_fn fn, void *arg)
 {
-    (void)fn; /* already in the task: hive_spawn_claim stored it */
+    (void)fn;
     hive_spawn_queue(arg);
 }
 
@@ -28,16 +36,28 @@ int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task 
     int err = hive_spawn_claim(task, fn);
     if (err != HIVE_OK)
         return err;
-    /* Masked: the timer fires on this core only, so it cannot queue (and
-     * finish) the task before it is counted. Counted only once armed: a
-     * count taken back could be the one that ends the run. */
-    unsigned long irq = hive_port_irq_save();
-    union hive_timer_fn f = {.task = fn};
-    err = hive_timer_add(hive_deadline_after(hive_now_ns(), ns), after_fire, f, task);
-    if (err == HIVE_OK)
-        hive_spawn_count();
-    hive_port_irq_restore(irq);
+    /* Counted under the queue's lock, interrupts masked: the timer fires on
+     * this core only, so it cannot queue (and finish) the task before it is
+     * counted. Counted only once armed: a count taken back could be the one
+     * that ends the run. */
+    err = hive_timer_add_and(hive_deadline_after(hive_now_ns(), ns), after_fire, no_fn, task,
+                             hive_spawn_count);
     if (err != HIVE_OK)
         hive_spawn_unclaim(task);
     return err;
+}
+
+int hive_after_cancel(struct hive_task *task)
+{
+    if (!task)
+        return HIVE_EINVAL;
+    int err = hive_timer_cancel(after_fire, no_fn, task);
+    if (err != HIVE_OK)
+        return err;
+    /* The timer that would have queued the task is gone: nobody else holds
+     * it. Idle before uncounted, since the uncount may end the run, and the
+     * code after hive_run may spawn the task again at once. */
+    hive_spawn_unclaim(task);
+    hive_spawn_uncount();
+    return HIVE_OK;
 }

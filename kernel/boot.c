@@ -6,11 +6,11 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "kernel/console.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
+#include "kernel/timer.h"
 
 struct hive_cpu hive_cpus[HIVE_MAX_CORES];
 char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT] __attribute__((aligned(4096)));
@@ -21,6 +21,8 @@ void _init_tls(void *block);
 void _set_tls(void *block);
 void __libc_init_array(void);
 int main(void);
+/* kernel/exit.c: exit(status), known there to be main's return. */
+noreturn void hive_exit_from_main(int status);
 
 /* Each core's TLS block: errno and every other _Thread_local live here. */
 #define TLS_BLOCK_SIZE 512
@@ -74,7 +76,7 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     cores_expected = board_start_secondaries(boot_hw_id, HIVE_MAX_CORES);
 
     /* A core that never arrives is a bring-up bug: fail loudly, never hang. */
-    uint64_t deadline = arch_counter() + arch_counter_hz() * 5;
+    uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
     while (hive_cpu_count() < cores_expected) {
         if (arch_counter() > deadline)
             hive_panic("only %u of %u cores came online", hive_cpu_count(),
@@ -84,7 +86,7 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     printf("hive: %u core%s online (%s)\n", cores_expected,
            cores_expected == 1 ? "" : "s", HIVE_BOARD_NAME);
 
-    exit(main());
+    hive_exit_from_main(main());
 }
 
 void hive_smp_secondary_loop(void);

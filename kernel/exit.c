@@ -1,9 +1,43 @@
-/* picolibc's exit() ends here, after atexit handlers and stdio flushes. */
+/*
+ * How the system stops with a status. picolibc's exit() ends here, in
+ * _exit, after atexit handlers and stdio flushes.
+ *
+ * The verdict of a run is main's return value on the boot core: hive_kernel_main
+ * hands it to exit() through hive_exit_from_main, which marks it as such.
+ * Any other exit() - main calling it itself, a task, an interrupt handler, a
+ * function a secondary core runs - ends the system from the middle of
+ * whatever was going on, so it first says so: "hive: core N called exit(S)".
+ *   - On the boot core the status stands: the caller chose it.
+ *   - On a secondary core it is a fault. A secondary has no verdict to give,
+ *     and its exit(0) would make an image that went wrong look like a pass;
+ *     it panics instead (status 1), naming the core and the status.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "kernel/console.h"
 #include "kernel/kernel.h"
 
+/* Written and read by the boot core only (a secondary never gets as far as
+ * reading it), so a plain bool. */
+static bool main_returned;
+
+noreturn void hive_exit_from_main(int status)
+{
+    main_returned = true;
+    exit(status);
+}
+
 noreturn void _exit(int status)
 {
+    unsigned core = hive_cpu_id();
+    if (core != 0 || !main_returned) {
+        printf("hive: core %u called exit(%d)\n", core, status);
+        if (core != 0)
+            hive_panic("exit(%d) on a secondary core: only the boot core's exit "
+                       "or main's return ends the system with a status", status);
+    }
     hive_console_flush();
     board_exit(status);
 }

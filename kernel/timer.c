@@ -5,11 +5,17 @@
  * the heap's top and the core's park deadline (kernel/port.c).
  *
  * A timer lives on the core that set it. The heap's lock masks interrupts,
- * since the timer interrupt takes it too; today only the owning core ever
- * takes it, so it never spins, but it keeps the heap safe for a future
- * "timer on core N" without a second design.
+ * since the timer interrupt takes it too. The owning core takes it to add and
+ * fire; a cancel takes it from whichever core cancels (timers are cancelled
+ * by what they carry, not by where they are), so it may spin briefly then.
+ *
+ * Deadlines saturate: a deadline past what the clock can reach is UINT64_MAX,
+ * "never", both in ns (hive_deadline_after) and in counter ticks (ticks_at),
+ * so no sum wraps around into a deadline that has already passed.
  */
 #include "kernel/timer.h"
+
+#include <string.h>
 
 #include "hive/timer.h"
 #include "kernel/kernel.h"
@@ -53,8 +59,14 @@ static uint64_t ticks_at(uint64_t ns)
     if (ns == NEVER)
         return NEVER;
     uint64_t hz = arch_counter_hz();
+    /* Whole seconds first; past 64 bits of ticks the deadline is never.
+     * (rem < 1e9 * hz fits for any counter below 18 GHz.) */
+    if (ns / NS_PER_S > UINT64_MAX / hz)
+        return NEVER;
+    uint64_t whole = ns / NS_PER_S * hz;
     uint64_t rem = ns % NS_PER_S * hz;
-    return ns / NS_PER_S * hz + rem / NS_PER_S + (rem % NS_PER_S != 0);
+    uint64_t part = rem / NS_PER_S + (rem % NS_PER_S != 0);
+    return part > NEVER - whole ? NEVER : whole + part;
 }
 
 static bool before(const struct timer *a, const struct timer *b)
@@ -92,6 +104,19 @@ static void sift_down(struct timer *h, unsigned n, unsigned i)
     }
 }
 
+/* Take out heap[i], keeping the heap ordered: its slot gets the last timer,
+ * which then moves up or down to where it belongs. */
+static void heap_remove(struct timer_core *c, unsigned i)
+{
+    c->heap[i] = c->heap[--c->n];
+    if (i == c->n)
+        return;
+    if (i > 0 && before(&c->heap[i], &c->heap[(i - 1) / 2]))
+        sift_up(c->heap, i);
+    else
+        sift_down(c->heap, c->n, i);
+}
+
 /*
  * Arm the hardware for the earliest deadline. Outside the timer interrupt
  * only an earlier deadline reprograms it: a later one leaves the old one
@@ -118,7 +143,8 @@ void hive_timer_cpu_init(void)
     c->armed = NEVER;
 }
 
-int hive_timer_add(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer_fn fn, void *arg)
+int hive_timer_add_and(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer_fn fn,
+                       void *arg, void (*also)(void))
 {
     if (!fire)
         return HIVE_EINVAL;
@@ -129,10 +155,49 @@ int hive_timer_add(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer
     if (c->n < HIVE_TIMERS_PER_CORE) {
         c->heap[c->n] = (struct timer){deadline_ns, c->seq++, fire, fn, arg};
         sift_up(c->heap, c->n++);
+        if (also)
+            also();
         rearm(c, false);
         err = HIVE_OK;
     }
     hive_spin_unlock_raw(&c->lock);
+    hive_port_irq_restore(irq);
+    return err;
+}
+
+int hive_timer_add(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer_fn fn, void *arg)
+{
+    return hive_timer_add_and(deadline_ns, fire, fn, arg, NULL);
+}
+
+static bool matches(const struct timer *t, hive_timer_fire *fire, union hive_timer_fn fn,
+                    void *arg)
+{
+    /* fn by its bytes: either member, both function pointers, no padding. */
+    return t->fire == fire && t->arg == arg && memcmp(&t->fn, &fn, sizeof fn) == 0;
+}
+
+int hive_timer_cancel(hive_timer_fire *fire, union hive_timer_fn fn, void *arg)
+{
+    unsigned long irq = hive_port_irq_save();
+    unsigned self = hive_cpu_id(), n = hive_cpu_count();
+    int err = HIVE_ESTATE;
+    for (unsigned k = 0; k < n && err != HIVE_OK; k++) {
+        struct timer_core *c = &cores[(self + k) % n];
+        hive_spin_lock_raw(&c->lock);
+        unsigned first = c->n;
+        for (unsigned i = 0; i < c->n; i++)
+            if (matches(&c->heap[i], fire, fn, arg) &&
+                (first == c->n || before(&c->heap[i], &c->heap[first])))
+                first = i;
+        if (first < c->n) {
+            /* The hardware stays armed as it was: if this was the earliest
+             * timer, its interrupt comes, finds nothing due and re-arms. */
+            heap_remove(c, first);
+            err = HIVE_OK;
+        }
+        hive_spin_unlock_raw(&c->lock);
+    }
     hive_port_irq_restore(irq);
     return err;
 }
@@ -182,4 +247,12 @@ int hive_after_irq(uint64_t ns, void (*fn)(void *arg), void *arg)
         return HIVE_EINVAL;
     union hive_timer_fn f = {.call = fn};
     return hive_timer_add(hive_deadline_after(hive_port_now_ns(), ns), call_fire, f, arg);
+}
+
+int hive_after_irq_cancel(void (*fn)(void *arg), void *arg)
+{
+    if (!fn)
+        return HIVE_EINVAL;
+    union hive_timer_fn f = {.call = fn};
+    return hive_timer_cancel(call_fire, f, arg);
 }

@@ -26,12 +26,31 @@ typedef void hive_timer_fire(union hive_timer_fn fn, void *arg);
 int hive_timer_add(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer_fn fn, void *arg);
 
 /*
+ * hive_timer_add, and also() (if not NULL) under the queue's lock once the
+ * timer is in, with interrupts masked: a cancel from any core, or the timer
+ * itself, then sees the timer and what also() did together or neither.
+ */
+int hive_timer_add_and(uint64_t deadline_ns, hive_timer_fire *fire, union hive_timer_fn fn,
+                       void *arg, void (*also)(void));
+
+/*
+ * Take out one pending timer added with these fire, fn and arg, before it
+ * fires: of the calling core's, the one that would fire first; if it has
+ * none, another core's. HIVE_OK, or HIVE_ESTATE if none is pending (it has
+ * fired - its fire may still be running - or was never added, or was
+ * cancelled). Any context, any core. O(pending timers).
+ */
+int hive_timer_cancel(hive_timer_fire *fire, union hive_timer_fn fn, void *arg);
+
+/*
  * The calling core's park deadline: the timer also fires at deadline_ns
  * (UINT64_MAX: none), ending a deep sleep. Its interrupt runs no callback.
  */
 void hive_timer_park_until(uint64_t deadline_ns);
 
-/* deadline + ns, saturating (UINT64_MAX stays "never"). */
+/* now + ns, saturating: a sum past 64 bits is UINT64_MAX, "never", rather
+ * than a wrapped deadline that has already passed. Every deadline in kernel/
+ * is made with it (in ns, or in counter ticks). */
 static inline uint64_t hive_deadline_after(uint64_t now, uint64_t ns)
 {
     return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;

@@ -44,6 +44,17 @@ void hive_spawn_count(void)
     hive_outstanding_add();
 }
 
+void hive_spawn_uncount(void)
+{
+    hive_outstanding_done();
+    /* That wakes every worker but the calling one, which is in a task and
+     * sees the end of the run once the task returns. From an interrupt
+     * handler the calling worker may instead be parked under it: wake it. */
+    struct hive_worker *w = hive_tls_worker;
+    if (w && hive_port_in_interrupt())
+        hive_port_wake(w->id);
+}
+
 void hive_spawn_queue(struct hive_task *task)
 {
     struct hive_worker *w = hive_self();

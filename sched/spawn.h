@@ -13,7 +13,11 @@
  *                               until the task has run; and later, once,
  *     hive_spawn_queue(task)    queue it, from any context (outside task
  *                               context: the global queue, notifying a parked
- *                               core).
+ *                               core);
+ *     or, instead of queueing it, if the spawn is called off:
+ *       hive_spawn_unclaim(task), then hive_spawn_uncount()
+ *                               the count is given back as if the task had
+ *                               run: if it was the last, the run ends.
  *
  * Count before the task can be queued: a task that runs and finishes before
  * it was counted would end the run early.
@@ -26,6 +30,7 @@
 int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task));
 void hive_spawn_unclaim(struct hive_task *task);
 void hive_spawn_count(void);
+void hive_spawn_uncount(void);
 void hive_spawn_queue(struct hive_task *task);
 
 #endif

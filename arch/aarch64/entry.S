@@ -153,10 +153,57 @@ el_to_el1:
     eret
     .size el_to_el1, . - el_to_el1
 
+/*
+ * Entered at EL3 (QEMU's secure=on, or a board with no EL3 firmware): hive
+ * has no secure monitor and would need one to drop to EL1. Say so and stop
+ * with status 1. Nothing is set up yet - no console, no .bss, MMU and caches
+ * off - so: stack 0 (its memory, uncleared, is just memory) on SP_EL3; the
+ * board's polled UART through hive_console_emergency, which keeps no state;
+ * board_exit, semihosting at any EL. Until the MMU is on, memory is Device
+ * and faults on unaligned accesses; these paths make only aligned ones.
+ * Should board_exit come back (no semihosting), an exception is caught by
+ * el3_halt_vectors rather than by whatever VBAR_EL3 held.
+ *
+ * Every core may be here at once: with no firmware at EL3 nothing holds the
+ * secondaries back (QEMU starts them all at _start). With the MMU off there
+ * is no atomic to elect one that works on every memory system (exclusives
+ * on Device memory are IMPLEMENTATION DEFINED), so the core with affinity
+ * 0.0.0.0 - QEMU's first, and the usual boot core - reports, and the others
+ * stop at once.
+ */
 el3_unsupported:
-    /* QEMU's secure=on: this image has no EL3 monitor. Stop quietly. */
+    adr_l   x0, el3_halt_vectors
+    msr     vbar_el3, x0
+    isb
+    mrs     x0, mpidr_el1
+    mov     x1, #0xffffff
+    movk    x1, #0xff, lsl #32
+    tst     x0, x1
+    b.ne    el3_halt
+    adr_l   x0, hive_stacks
+    ldr     x1, =AARCH64_STACK_SLOT
+    add     sp, x0, x1
+    bl      board_console_init
+    adr_l   x0, el3_message
+    bl      hive_console_emergency
+    mov     w0, #1
+    bl      board_exit
+el3_halt:
     wfe
-    b       el3_unsupported
+    b       el3_halt
+
+    .section .rodata.el3_message, "a"
+el3_message:
+    .asciz  "hive: entered at EL3; hive runs at EL2 or EL1\n"
+
+    .text
+    /* 16 vectors of 128 bytes, 2 KiB aligned (VBAR_EL3's low 11 bits are 0). */
+    .balign 2048
+el3_halt_vectors:
+    .rept   16
+    b       el3_halt
+    .balign 128
+    .endr
 
 /*
  * Per-core state every core needs before C: FP/SIMD on (GCC uses SIMD

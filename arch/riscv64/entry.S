@@ -14,6 +14,16 @@
     .section .text.boot, "ax"
     .globl _start
 _start:
+    /* S-mode or M-mode? Reading mstatus traps in S-mode (the SBI firmware
+     * hands the illegal instruction back to stvec: label 1 below) and just
+     * works in M-mode, where hive cannot run: there is no SBI to start
+     * harts, set timers or send IPIs. One trap per boot; a0/a1 survive. */
+    la      t0, 1f
+    csrw    stvec, t0
+    csrr    t0, mstatus
+    j       mmode_entry
+    .balign 4                       /* stvec's base: the low 2 bits are its mode */
+1:
     /* Same per-hart set-up as a started hart, for logical id 0. */
     mv      s0, a0                  /* hart id, for hive_kernel_main */
     li      s1, 0
@@ -52,6 +62,39 @@ arch_secondary_entry:
     jal     ra, hart_setup_stack
     mv      a0, s1
     tail    riscv_secondary_main    /* start.c; never returns */
+
+/*
+ * Entered in M-mode (QEMU -bios none, or a board with no SBI firmware): say
+ * so and stop. Without firmware every hart arrives here; the first to swap
+ * the word below reports (with stack 0 and the usual per-hart set-up, which
+ * M-mode can do too: its CSR accesses reach the same state), the others
+ * wait for good. Any M-mode trap lands in the same wait, not at mtvec's
+ * reset value. start.c's riscv_mmode_entry prints and ends through the
+ * board's exit (QEMU: the test finisher, plain MMIO, works from M-mode).
+ */
+mmode_entry:
+    la      t0, mmode_halt
+    csrw    mtvec, t0
+    la      t0, mmode_reporter
+    li      t1, 1
+    amoswap.w t1, t1, (t0)
+    bnez    t1, mmode_halt
+    li      s1, 0
+    jal     ra, hart_setup_early
+    jal     ra, hart_setup_stack
+    tail    riscv_mmode_entry
+
+    .balign 4                       /* mtvec's base, as stvec's */
+mmode_halt:
+    wfi
+    j       mmode_halt
+
+    /* In .data, not .bss: the loader writes its 0; .bss is not cleared yet. */
+    .pushsection .data
+    .balign 4
+mmode_reporter:
+    .word   0
+    .popsection
 
 /*
  * Per-hart registers, for logical id s1. Uses t0 and t1.

@@ -1,13 +1,22 @@
 /*
  * Sv39 paging with an identity map, so that a stack's guard page really traps.
  *
- * Around the image everything is 4 KiB pages: text R+X, read-only data R,
- * data/bss R+W and never X, and the guard page at the bottom of each core's
- * stack slot left unmapped. The rest of RAM (the heap) and the board's device
- * regions use the largest pages their alignment allows. Nothing else is
- * mapped: OpenSBI's memory, and address 0, so a null pointer traps too.
- * A and D are preset in every leaf because hardware A/D updating is optional
- * (a hart without it would fault on the first access instead).
+ * The image's text is R+X, its read-only data R, its data/bss R+W and never
+ * X; the rest of RAM (the heap) is R+W, and the board's device regions R+W.
+ * Each range is mapped with the largest pages its alignment allows - 1 GiB,
+ * 2 MiB, else 4 KiB - and a large page never spans two ranges, so each keeps
+ * its own permissions (W^X). The guard page at the bottom of each core's
+ * stack slot is then unmapped, splitting the large page around it into
+ * smaller ones. Nothing else is mapped: OpenSBI's memory, and address 0, so
+ * a null pointer traps too. A and D are preset in every leaf because
+ * hardware A/D updating is optional (a hart without it would fault on the
+ * first access instead).
+ *
+ * So the number of tables does not grow with the image: besides the root,
+ * one level-1 table per GiB that holds anything mapped (QEMU virt: devices,
+ * RAM), and one level-0 table per 2 MiB that holds a range's unaligned end
+ * or a guard page (QEMU virt: three for devices, up to four at the image's
+ * section ends, two for the stacks). 16 tables cover that with room.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,7 +45,7 @@
 
 typedef uint64_t pte_t;
 
-/* Root, plus the lower tables QEMU virt needs today with room to spare. */
+/* The root and the lower tables (the bound is above). */
 #define TABLES 16
 static pte_t tables[TABLES][ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static unsigned tables_used;
@@ -63,20 +72,34 @@ static bool is_leaf(pte_t pte)
     return pte & (PTE_R | PTE_W | PTE_X);
 }
 
-/* The entry for va at level, creating the tables above it as needed. */
+static pte_t *new_table(void)
+{
+    if (tables_used == TABLES)
+        hive_panic("mmu: out of page tables (%u)", TABLES);
+    return tables[tables_used++];   /* zeroed with .bss: every entry invalid */
+}
+
+/* Replace the leaf *pte at level (a large page) by a table of the 512
+ * next-smaller pages that cover the same memory with the same permissions. */
+static void split(pte_t *pte, unsigned level)
+{
+    pte_t *table = new_table();
+    for (unsigned i = 0; i < ENTRIES; i++)
+        table[i] = *pte + ((pte_t)i << (LEVEL_SHIFT(level - 1) - PAGE_SHIFT) << 10);
+    *pte = table_pte(table);
+}
+
+/* The entry for va at level, creating the tables above it as needed and
+ * splitting a large page in the way. */
 static pte_t *walk(uintptr_t va, unsigned level)
 {
     pte_t *table = tables[0];
     for (unsigned l = 2; l > level; l--) {
         pte_t *pte = &table[(va >> LEVEL_SHIFT(l)) & (ENTRIES - 1)];
-        if (!(*pte & PTE_V)) {
-            if (tables_used == TABLES)
-                hive_panic("mmu: out of page tables (%u)", TABLES);
-            *pte = table_pte(tables[tables_used++]);
-        } else if (is_leaf(*pte)) {
-            hive_panic("mmu: %#lx is already inside a %lu KiB page",
-                       (unsigned long)va, LEVEL_SIZE(l) >> 10);
-        }
+        if (!(*pte & PTE_V))
+            *pte = table_pte(new_table());
+        else if (is_leaf(*pte))
+            split(pte, l);
         table = pte_table(*pte);
     }
     return &table[(va >> LEVEL_SHIFT(level)) & (ENTRIES - 1)];
@@ -116,9 +139,9 @@ void riscv_mmu_init(void)
         map(riscv_board_mmio[i].base, riscv_board_mmio[i].base + riscv_board_mmio[i].size,
             PTE_R | PTE_W, 2);
 
-    map((uintptr_t)__text_start, (uintptr_t)__text_end, PTE_R | PTE_X, 0);
-    map((uintptr_t)__rodata_start, (uintptr_t)__rodata_end, PTE_R, 0);
-    map((uintptr_t)__data_start, (uintptr_t)__image_end, PTE_R | PTE_W, 0);
+    map((uintptr_t)__text_start, (uintptr_t)__text_end, PTE_R | PTE_X, 2);
+    map((uintptr_t)__rodata_start, (uintptr_t)__rodata_end, PTE_R, 2);
+    map((uintptr_t)__data_start, (uintptr_t)__image_end, PTE_R | PTE_W, 2);
     map((uintptr_t)__image_end, (uintptr_t)__ram_end, PTE_R | PTE_W, 2);
 
     _Static_assert(HIVE_STACK_GUARD % PAGE_SIZE == 0, "guards are whole pages");

@@ -14,6 +14,7 @@ _Static_assert(RV_CPU_SIZE == sizeof(struct hive_cpu), "layout.h: RV_CPU_SIZE");
 _Static_assert(offsetof(struct hive_cpu, id) == 0, "entry.S stores id at offset 0");
 
 noreturn void riscv_boot_main(uintptr_t hart_id);
+noreturn void riscv_mmode_entry(void);
 noreturn void riscv_secondary_main(unsigned id);
 
 noreturn void riscv_boot_main(uintptr_t hart_id)
@@ -27,4 +28,15 @@ noreturn void riscv_secondary_main(unsigned id)
 {
     riscv_mmu_on();
     hive_kernel_secondary(id);
+}
+
+/* entry.S found itself in M-mode: one line on the board's polled UART
+ * (nothing is set up: hive_console_emergency keeps no state), then the
+ * board's exit with status 1. MMU off, .bss not cleared: nothing here needs
+ * either. */
+noreturn void riscv_mmode_entry(void)
+{
+    board_console_init();
+    hive_console_emergency("hive: entered in M-mode; hive runs in S-mode under SBI firmware (OpenSBI)\n");
+    board_exit(1);
 }

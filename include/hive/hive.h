@@ -51,7 +51,8 @@ enum hive_err {
     HIVE_ENOMEM = -3, /* a fixed per-core pool of the calling core is exhausted:
                          hive_spawn_fn headers, or timers (hive/timer.h) */
     HIVE_ESTATE = -4, /* wrong context: hive_run during a run or from a task or
-                         interrupt; join/group/parallel_for outside task context */
+                         interrupt; join/group/parallel_for outside task context;
+                         or wrong state: cancelling a timer that is not pending */
 };
 
 /* A static string naming err ("HIVE_EBUSY"), "unknown" for anything else. */
