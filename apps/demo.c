@@ -23,7 +23,6 @@
 
 #include "hive/hive.h"
 #include "kernel/kernel.h"
-#include "sched/port.h"
 #include "workloads/fib.h"
 #include "workloads/msort.h"
 #include "workloads/nqueens.h"
@@ -40,7 +39,7 @@ static void hello(void *arg)
 
 static uint64_t ms_since(uint64_t t0)
 {
-    return (hive_port_now_ns() - t0) / 1000000;
+    return (hive_now_ns() - t0) / 1000000;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -57,15 +56,15 @@ struct demo {
 static void demo_entry(void *p)
 {
     struct demo *d = p;
-    uint64_t t0 = hive_port_now_ns();
+    uint64_t t0 = hive_now_ns();
     wl_fib_task(&d->fib);
     d->fib_ms = ms_since(t0);
 
-    t0 = hive_port_now_ns();
+    t0 = hive_now_ns();
     wl_queens_task(&d->queens);
     d->queens_ms = ms_since(t0);
 
-    t0 = hive_port_now_ns();
+    t0 = hive_now_ns();
     wl_msort_task(&d->sort);
     d->sort_ms = ms_since(t0);
 }

@@ -2,7 +2,7 @@
  * hive_after: a timer that spawns a task.
  *
  * The task is claimed and counted when hive_after is called, not when the
- * timer fires (sched/spawn.h's halves of hive_spawn): it is queued only in
+ * timer fires (the halves of hive_spawn in sched/sched.h): it is queued only in
  * the timer interrupt. So a pending hive_after keeps its run alive - a run
  * whose only work is a timer waits for it with every core parked, instead of
  * ending at once - and spawning the task again while its timer is pending
@@ -19,7 +19,7 @@
  */
 #include "hive/timer.h"
 #include "kernel/timer.h"
-#include "sched/spawn.h"
+#include "sched/sched.h"
 
 /* The task's fn is in the task already (hive_spawn_claim stored it): the
  * timer carries no fn, and a cancel finds it by its task alone. */

@@ -12,7 +12,7 @@
 
 #include "kernel/console.h"
 #include "kernel/kernel.h"
-#include "sched/spinlock.h"
+#include "hive/spinlock.h"
 
 #define LINE_MAX 256
 

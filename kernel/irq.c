@@ -10,7 +10,7 @@
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/timer.h"
-#include "sched/spinlock.h"
+#include "hive/spinlock.h"
 
 struct irq_line {
     _Atomic(hive_irq_handler *) fn;

@@ -11,7 +11,7 @@
 #include <sys/lock.h>
 
 #include "kernel/kernel.h"
-#include "sched/spinlock.h"
+#include "hive/spinlock.h"
 
 #define NO_OWNER (~0u)
 
@@ -57,13 +57,7 @@ void __retarget_lock_acquire(_LOCK_T l)
 
 int __retarget_lock_try_acquire(_LOCK_T l)
 {
-    unsigned long irq = hive_port_irq_save();
-    if (!hive_spin_trylock_raw(&l->spin)) {
-        hive_port_irq_restore(irq);
-        return 0;
-    }
-    l->irq = irq;
-    return 1;
+    return hive_spin_trylock(&l->spin, &l->irq);
 }
 
 void __retarget_lock_release(_LOCK_T l)

@@ -9,7 +9,7 @@
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/timer.h"
-#include "sched/port.h"
+#include "sched/sched.h"
 
 unsigned hive_port_core_id(void) { return hive_cpu_id(); }
 unsigned hive_port_core_count(void) { return hive_cpu_count(); }

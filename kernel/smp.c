@@ -19,8 +19,8 @@
 #include <stdatomic.h>
 
 #include "kernel/kernel.h"
-#include "sched/port.h"
-#include "sched/spinlock.h"
+#include "sched/sched.h"
+#include "hive/spinlock.h"
 
 static struct hive_spinlock call_lock = HIVE_SPINLOCK_INIT;
 static void (*call_fn)(void *);

@@ -19,8 +19,8 @@
 
 #include "hive/timer.h"
 #include "kernel/kernel.h"
-#include "sched/port.h"
-#include "sched/spinlock.h"
+#include "hive/spinlock.h"
+#include "sched/sched.h"
 
 #define NS_PER_S 1000000000u
 #define NEVER UINT64_MAX
@@ -148,7 +148,9 @@ int hive_timer_add_and(uint64_t deadline_ns, hive_timer_fire *fire, union hive_t
 {
     if (!fire)
         return HIVE_EINVAL;
-    unsigned long irq = hive_port_irq_save();
+    /* Masked before the lock: this core's timer interrupt takes it too
+     * (hive_timer_irq), and would spin on it forever. */
+    unsigned long irq = arch_irq_save();
     struct timer_core *c = &cores[hive_cpu_id()];
     hive_spin_lock_raw(&c->lock);
     int err = HIVE_ENOMEM;
@@ -161,7 +163,7 @@ int hive_timer_add_and(uint64_t deadline_ns, hive_timer_fire *fire, union hive_t
         err = HIVE_OK;
     }
     hive_spin_unlock_raw(&c->lock);
-    hive_port_irq_restore(irq);
+    arch_irq_restore(irq);
     return err;
 }
 
@@ -179,7 +181,7 @@ static bool matches(const struct timer *t, hive_timer_fire *fire, union hive_tim
 
 int hive_timer_cancel(hive_timer_fire *fire, union hive_timer_fn fn, void *arg)
 {
-    unsigned long irq = hive_port_irq_save();
+    unsigned long irq = arch_irq_save();
     unsigned self = hive_cpu_id(), n = hive_cpu_count();
     int err = HIVE_ESTATE;
     for (unsigned k = 0; k < n && err != HIVE_OK; k++) {
@@ -198,19 +200,19 @@ int hive_timer_cancel(hive_timer_fire *fire, union hive_timer_fn fn, void *arg)
         }
         hive_spin_unlock_raw(&c->lock);
     }
-    hive_port_irq_restore(irq);
+    arch_irq_restore(irq);
     return err;
 }
 
 void hive_timer_park_until(uint64_t deadline_ns)
 {
-    unsigned long irq = hive_port_irq_save();
+    unsigned long irq = arch_irq_save();
     struct timer_core *c = &cores[hive_cpu_id()];
     hive_spin_lock_raw(&c->lock);
     c->park = deadline_ns;
     rearm(c, false);
     hive_spin_unlock_raw(&c->lock);
-    hive_port_irq_restore(irq);
+    arch_irq_restore(irq);
 }
 
 /* From hive_kernel_irq, interrupts masked: fire what is due, in order. */

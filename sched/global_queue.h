@@ -25,7 +25,7 @@
 
 #include "hive/task.h"
 #include "sched/cache.h"
-#include "sched/spinlock.h"
+#include "hive/spinlock.h"
 
 struct hive_global {
     _Alignas(HIVE_CACHE_LINE) struct hive_spinlock lock;

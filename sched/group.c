@@ -14,7 +14,7 @@
  * fib). The price is the documented rule: wait for a group within the run.
  */
 #include "sched/sched_internal.h"
-#include "sched/spawn.h"
+#include "sched/sched.h"
 
 void hive_group_init(struct hive_group *g)
 {

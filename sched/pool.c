@@ -15,7 +15,7 @@
  * out first), so a task that respawns itself with hive_spawn_fn reuses it.
  */
 #include "sched/sched_internal.h"
-#include "sched/spinlock.h"
+#include "hive/spinlock.h"
 
 struct pool_item {
     struct hive_task task;

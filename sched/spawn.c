@@ -13,7 +13,7 @@
  * HIVE_EBUSY before anything is touched: IDLE -> QUEUED is one CAS, and the
  * worker stores IDLE again just before calling fn.
  */
-#include "sched/spawn.h"
+#include "sched/sched.h"
 
 #include "sched/sched_internal.h"
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sched/port.h"
+#include "sched/sched.h"
 
 struct host_core {
     pthread_mutex_t mu;

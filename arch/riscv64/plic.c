@@ -2,7 +2,7 @@
 #include "plic.h"
 
 #include "kernel/kernel.h"
-#include "sched/spinlock.h"
+#include "hive/spinlock.h"
 
 #define PRIORITY(src)       (4u * (src))
 #define ENABLE(ctx, src)    (0x2000u + 0x80u * (ctx) + 4u * ((src) / 32))

@@ -1,7 +1,14 @@
 /*
- * hive_spawn in halves, for a spawn that is promised now and queued later:
- * what the layers outside sched/ call (kernel/after.c, whose timer queues the
- * task from its interrupt). hive_spawn itself is these halves in one go.
+ * The scheduler as the layers built on it see it - kernel/ on the boards,
+ * arch/host on a hosted system. They include this header and no other of
+ * sched/: it is the whole boundary, in both directions.
+ *
+ * Downward, the port (sched/port.h): what the scheduler needs from the
+ * machine, which those layers implement.
+ *
+ * Upward, hive_spawn in halves, for a spawn that is promised now and queued
+ * later (kernel/after.c, whose timer queues the task from its interrupt);
+ * hive_spawn itself is these halves in one go:
  *
  *   hive_spawn_claim(task, fn)  hive_spawn's checks and its claim of the task:
  *                               HIVE_OK, HIVE_EINVAL or HIVE_EBUSY. Once
@@ -22,10 +29,11 @@
  * Count before the task can be queued: a task that runs and finishes before
  * it was counted would end the run early.
  */
-#ifndef HIVE_SCHED_SPAWN_H
-#define HIVE_SCHED_SPAWN_H
+#ifndef HIVE_SCHED_SCHED_H
+#define HIVE_SCHED_SCHED_H
 
 #include "hive/hive.h"
+#include "sched/port.h"
 
 int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task));
 void hive_spawn_unclaim(struct hive_task *task);

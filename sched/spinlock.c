@@ -1,0 +1,58 @@
+/*
+ * hive_spinlock (include/hive/spinlock.h), over the port's interrupt masking
+ * and spin hint. Out of line: the kernel, the scheduler and firmware share
+ * one implementation, and a debug build can count what each core holds.
+ */
+#include "hive/spinlock.h"
+
+#include "sched/port.h"
+
+void hive_spin_lock_raw(struct hive_spinlock *lock)
+{
+    for (;;) {
+        /* acquire: pairs with the release store in hive_spin_unlock_raw, so
+         * the previous holder's writes are visible to us. */
+        if (!atomic_exchange_explicit(&lock->locked, true, memory_order_acquire))
+            return;
+        /* relaxed: only a hint to retry; the exchange above does the ordering.
+         * Spinning on a load keeps the line shared instead of bouncing it. */
+        while (atomic_load_explicit(&lock->locked, memory_order_relaxed))
+            hive_port_cpu_relax();
+    }
+}
+
+bool hive_spin_trylock_raw(struct hive_spinlock *lock)
+{
+    /* acquire: pairs with the release store in hive_spin_unlock_raw. */
+    return !atomic_exchange_explicit(&lock->locked, true, memory_order_acquire);
+}
+
+void hive_spin_unlock_raw(struct hive_spinlock *lock)
+{
+    /* release: pairs with the acquire exchange of the next holder. */
+    atomic_store_explicit(&lock->locked, false, memory_order_release);
+}
+
+unsigned long hive_spin_lock(struct hive_spinlock *lock)
+{
+    unsigned long irq_state = hive_port_irq_save();
+    hive_spin_lock_raw(lock);
+    return irq_state;
+}
+
+bool hive_spin_trylock(struct hive_spinlock *lock, unsigned long *irq_state)
+{
+    unsigned long saved = hive_port_irq_save();
+    if (!hive_spin_trylock_raw(lock)) {
+        hive_port_irq_restore(saved);
+        return false;
+    }
+    *irq_state = saved;
+    return true;
+}
+
+void hive_spin_unlock(struct hive_spinlock *lock, unsigned long irq_state)
+{
+    hive_spin_unlock_raw(lock);
+    hive_port_irq_restore(irq_state);
+}
