@@ -92,8 +92,8 @@ static void idle_panic(const char *why)
 
 void hive_idle_init(struct hive_idle *idle, unsigned n)
 {
-    idle->n = n;
-    idle->words = (n + 63) / 64;
+    /* relaxed: published by hive_run's store of the phase (hive_idle_workers). */
+    atomic_store_explicit(&idle->n, n, memory_order_relaxed);
     atomic_store(&idle->state, (uint64_t)n << 32);
     for (unsigned i = 0; i < HIVE_IDLE_WORDS; i++)
         atomic_store(&idle->parked[i], 0);
@@ -101,9 +101,10 @@ void hive_idle_init(struct hive_idle *idle, unsigned n)
 
 bool hive_idle_start_search(struct hive_idle *idle)
 {
+    unsigned n = hive_idle_workers(idle);
     uint64_t s = atomic_load(&idle->state);
     for (;;) {
-        if (2 * hive_idle_searching(s) >= idle->n)
+        if (2 * hive_idle_searching(s) >= n)
             return false;
         if (atomic_compare_exchange_weak(&idle->state, &s, s + ONE_SEARCHING)) {
             /* The scan that follows must be late (see above). */
@@ -125,10 +126,12 @@ int hive_idle_notify(struct hive_idle *idle)
 {
     /* The full fence of rule 1: orders our enqueue before the load of S. */
     atomic_thread_fence(memory_order_seq_cst);
+    unsigned n = hive_idle_workers(idle);
     uint64_t s = atomic_load(&idle->state);
-    if (hive_idle_searching(s) != 0 || hive_idle_unparked(s) >= idle->n)
+    if (hive_idle_searching(s) != 0 || hive_idle_unparked(s) >= n)
         return -1;
-    for (unsigned w = 0; w < idle->words; w++) {
+    unsigned words = (n + 63) / 64;
+    for (unsigned w = 0; w < words; w++) {
         uint64_t bits = atomic_load(&idle->parked[w]);
         while (bits) {
             unsigned b = (unsigned)__builtin_ctzll(bits);
@@ -178,7 +181,8 @@ bool hive_idle_unpark(struct hive_idle *idle, unsigned id)
     /* Clear our bit if no waker did: from now on nobody can claim us. */
     uint64_t old = atomic_fetch_and(&idle->parked[id / 64], ~mask);
     uint64_t prev = atomic_fetch_add(&idle->state, ONE_UNPARKED | ONE_SEARCHING);
-    if (hive_idle_unparked(prev) >= idle->n || hive_idle_searching(prev) >= idle->n)
+    unsigned n = hive_idle_workers(idle);
+    if (hive_idle_unparked(prev) >= n || hive_idle_searching(prev) >= n)
         idle_panic("idle count overflow");
     /* Rule 4: the search that follows must be late (see above). */
     atomic_thread_fence(memory_order_seq_cst);

@@ -20,9 +20,26 @@ struct hive_idle {
     _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t state;
     /* Bit i of word i/64: worker i is parked and nobody has claimed it. */
     _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t parked[HIVE_IDLE_WORDS];
-    unsigned n;     /* workers */
-    unsigned words; /* bitmap words in use: (n + 63) / 64 */
+    /* Workers in the current run. Atomic because a spawner outside the run
+     * (another thread on the host, an interrupt handler) may notify while
+     * the next run's hive_idle_init rewrites it: see hive_idle_workers. */
+    _Atomic unsigned n;
 };
+
+/*
+ * The worker count, for notify and the counts' checks. relaxed: hive_run
+ * stores it before its seq_cst store of the RUNNING phase, which publishes
+ * it to the workers and to outside spawners that see that phase. A spawner
+ * that saw the phase of an earlier run and notifies late may read the old
+ * count or the new one, with the new run's state and bitmap: at worst it
+ * wakes a worker for nothing or wakes nobody, and its task, pushed before
+ * the new run began, is found by the new run's workers, who look at the
+ * global queue when they start.
+ */
+static inline unsigned hive_idle_workers(struct hive_idle *idle)
+{
+    return atomic_load_explicit(&idle->n, memory_order_relaxed);
+}
 
 static inline uint32_t hive_idle_searching(uint64_t s) { return (uint32_t)s; }
 static inline uint32_t hive_idle_unparked(uint64_t s) { return (uint32_t)(s >> 32); }
