@@ -3,10 +3,12 @@
  *
  * Each core has HIVE_POOL_MAX headers of static storage, of which the run's
  * pool_size are in use. Taking a header happens on the spawning core (a task,
- * the boot code, an interrupt handler, or on the host a foreign thread that
- * reports the same core id), so the local free list sits behind an
- * interrupt-masking spinlock (sched/spinlock.h) - uncontended in the common
- * case. A header comes back wherever its task runs, usually another core, so
+ * the boot code, an interrupt handler), so the local free list sits behind an
+ * interrupt-masking spinlock (hive/spinlock.h) - uncontended in the common
+ * case. Threads of a hosted program that are none of the cores share one more
+ * pool, the outside pool: spawning from them must not drain a worker's pool
+ * (a worker that finds its own pool empty has to run its work inline), and
+ * their lock is theirs alone, never a worker's. A header comes back wherever its task runs, usually another core, so
  * returns go onto an atomic LIFO list (`remote`) with a CAS push; the owner
  * takes the whole list with one exchange when its free list runs dry. A
  * push-only CAS list drained by exchange has no ABA problem.
@@ -34,7 +36,9 @@ struct pool {
     struct pool_item items[HIVE_POOL_MAX];
 };
 
-static struct pool pools[HIVE_SCHED_MAX_CORES];
+/* One per core, then the outside pool. */
+#define OUTSIDE_POOL HIVE_SCHED_MAX_CORES
+static struct pool pools[HIVE_SCHED_MAX_CORES + 1];
 /* The size pools are built with; set by hive_run before its workers start. */
 static _Atomic unsigned pool_size = HIVE_POOL_DEFAULT;
 
@@ -62,7 +66,7 @@ void hive_pool_configure(unsigned size)
     /* relaxed: read by pool_get under a pool lock taken after this store, or
      * by a core started after it (hive_port_run_on_cores orders that). */
     atomic_store_explicit(&pool_size, size, memory_order_relaxed);
-    for (unsigned i = 0; i < HIVE_SCHED_MAX_CORES; i++) {
+    for (unsigned i = 0; i <= OUTSIDE_POOL; i++) {
         struct pool *p = &pools[i];
         unsigned long irq = hive_spin_lock(&p->lock);
         /* acquire: pairs with the release decrement in pool_put, so every
@@ -77,7 +81,7 @@ struct hive_task *hive_pool_get(void (*fn)(void *), void *arg)
 {
     unsigned id = hive_port_core_id();
     if (id >= HIVE_SCHED_MAX_CORES)
-        id = 0;
+        id = OUTSIDE_POOL; /* HIVE_PORT_NOT_A_CORE */
     struct pool *p = &pools[id];
     unsigned long irq = hive_spin_lock(&p->lock);
     if (p->size == 0)

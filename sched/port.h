@@ -12,7 +12,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Logical id of the calling core, dense in [0, hive_port_core_count()). */
+/*
+ * Logical id of the calling core, dense in [0, hive_port_core_count()); or
+ * HIVE_PORT_NOT_A_CORE on a hosted port, for a thread that is none of its
+ * cores (one the program made itself, spawning from outside). On bare metal
+ * every caller is a core.
+ */
+#define HIVE_PORT_NOT_A_CORE 0xffffffffu
 unsigned hive_port_core_id(void);
 
 /* Number of cores the port has brought up (on the host: worker threads). */

@@ -27,7 +27,8 @@ struct host_core {
 
 static struct host_core cores[HIVE_HOST_MAX_CORES];
 static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
-static _Thread_local unsigned this_core;
+/* Threads are no core until hive_host_bind_core makes them one. */
+static _Thread_local unsigned this_core = HIVE_PORT_NOT_A_CORE;
 /* hive_run's default worker count on the host (0 cores = "all"); tests that
  * want another count call hive_host_set_core_count(). */
 static unsigned core_count = 4;
@@ -149,6 +150,9 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
 
 _Noreturn void hive_port_panic(const char *msg)
 {
-    fprintf(stderr, "hive: panic: core %u: %s\n", this_core, msg);
+    if (this_core == HIVE_PORT_NOT_A_CORE)
+        fprintf(stderr, "hive: panic: outside thread: %s\n", msg);
+    else
+        fprintf(stderr, "hive: panic: core %u: %s\n", this_core, msg);
     abort();
 }

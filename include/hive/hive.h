@@ -131,9 +131,18 @@ int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 /*
  * Queue fn(arg) with a header from the calling core's pool (HIVE_POOL_DEFAULT
  * or hive_config.pool_size headers per core; the header goes back to its pool
- * just before fn is called). Same contexts as hive_spawn.
+ * just before fn is called). Same contexts as hive_spawn. On the host,
+ * threads that are not workers share one pool of their own.
  *   HIVE_EINVAL  fn is NULL.
  *   HIVE_ENOMEM  every header of this core's pool is queued.
+ *
+ * What to do on HIVE_ENOMEM inside a task: run the work inline - call
+ * fn(arg) yourself - or spawn it with a struct hive_task of your own
+ * (hive_spawn never runs out). Do not retry until a header comes back:
+ * headers come back only when their tasks start, so a task that waits for
+ * one keeps its core from running them - at 1 worker it waits forever, at
+ * more it may. A host thread that is not a worker may retry during a run:
+ * the workers run the tasks that hold the headers.
  */
 int hive_spawn_fn(void (*fn)(void *arg), void *arg);
 

@@ -175,6 +175,59 @@ HIVE_TEST(spawn_from_outside_threads)
     }
 }
 
+/* A thread that is not a worker takes its hive_spawn_fn headers from a pool
+ * of its own: it can exhaust that pool, and the worker's own stays whole. */
+#define OWN_POOL 8
+static atomic_bool own_pool_outside_full;
+static atomic_bool own_pool_worker_done;
+static atomic_uint own_pool_runs;
+
+static void own_pool_fn(void *p)
+{
+    (void)p;
+    atomic_fetch_add(&own_pool_runs, 1);
+}
+
+static void *own_pool_thread(void *p)
+{
+    unsigned *got = p;
+    while (hive_spawn_fn(own_pool_fn, NULL) == HIVE_OK)
+        ++*got;
+    atomic_store(&own_pool_outside_full, true);
+    return NULL;
+}
+
+static void own_pool_entry(void *p)
+{
+    (void)p;
+    pthread_t t;
+    static unsigned outside_got;
+    outside_got = 0;
+    pthread_create(&t, NULL, own_pool_thread, &outside_got);
+    /* The only worker is busy here, so nothing the thread queued can run and
+     * give its header back: the thread fills its pool and stops. */
+    while (!atomic_load(&own_pool_outside_full))
+        sched_yield();
+    pthread_join(t, NULL);
+    CHECK_EQ(outside_got, OWN_POOL);
+    unsigned mine = 0;
+    while (mine < OWN_POOL + 1 && hive_spawn_fn(own_pool_fn, NULL) == HIVE_OK)
+        mine++;
+    CHECK_EQ(mine, OWN_POOL); /* the worker's pool, untouched by the thread */
+    atomic_store(&own_pool_worker_done, true);
+}
+
+HIVE_TEST(outside_threads_have_their_own_pool)
+{
+    atomic_store(&own_pool_outside_full, false);
+    atomic_store(&own_pool_runs, 0);
+    struct hive_config c = sw_cfg(1);
+    c.pool_size = OWN_POOL;
+    CHECK_EQ(hive_run(own_pool_entry, NULL, &c), HIVE_OK);
+    CHECK(atomic_load(&own_pool_worker_done));
+    CHECK_EQ(atomic_load(&own_pool_runs), 2 * OWN_POOL);
+}
+
 /* More workers than one bitmap word holds: the idle bitmap's later words. */
 HIVE_TEST(many_workers)
 {
