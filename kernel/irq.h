@@ -34,4 +34,7 @@ void hive_irq_counts(unsigned core, struct hive_irq_counts *out);
  * to measure what the deep sleep saves (apps/idle_spin). */
 extern bool hive_park_spin;
 
+/* How many times core has gone into its deep sleep (WFI) while parked. */
+uint64_t hive_park_deep_sleeps(unsigned core);
+
 #endif

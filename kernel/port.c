@@ -77,6 +77,9 @@ uint64_t hive_port_now_ns(void)
 struct park {
     _Alignas(64) atomic_uint wake;  /* a wake is pending (one at most) */
     atomic_uint sleeping;           /* deep sleep announced: wakers must ring */
+    /* Deep sleeps begun (WFI), written by the owner only: a wait loop that
+     * spins instead of sleeping shows as many of these per wait, or none. */
+    _Atomic uint64_t deep_sleeps;
 };
 
 static struct park parks[HIVE_MAX_CORES];
@@ -113,8 +116,13 @@ void hive_port_wait(uint64_t timeout_ns)
         /* relaxed, both: the fence between them orders the pair (above). */
         atomic_store_explicit(&p->sleeping, 1, memory_order_relaxed);
         atomic_thread_fence(memory_order_seq_cst);
-        if (!atomic_load_explicit(&p->wake, memory_order_relaxed))
+        if (!atomic_load_explicit(&p->wake, memory_order_relaxed)) {
+            /* relaxed: a statistic; the owner alone writes it. */
+            atomic_store_explicit(&p->deep_sleeps,
+                                  atomic_load_explicit(&p->deep_sleeps, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
             arch_park_deep();
+        }
         /* relaxed: a stale 1 seen by a waker costs one spare doorbell; the
          * seq_cst store of 1 above is what the argument relies on. */
         atomic_store_explicit(&p->sleeping, 0, memory_order_relaxed);
@@ -125,6 +133,13 @@ void hive_port_wait(uint64_t timeout_ns)
     arch_irq_restore(irq);
     if (timeout_ns)
         hive_timer_park_until(UINT64_MAX);
+}
+
+uint64_t hive_park_deep_sleeps(unsigned core)
+{
+    /* relaxed: a statistic, read after the waits it counts on the same core
+     * or after a join that ordered them. */
+    return atomic_load_explicit(&parks[core].deep_sleeps, memory_order_relaxed);
 }
 
 void hive_port_wake(unsigned core)
