@@ -39,8 +39,8 @@ struct hive_deque {
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_DEQUE_CAP];
 };
 
-void hive_deque_init(struct hive_deque *d);
-void hive_deque_init_at(struct hive_deque *d, uint32_t start); /* for tests: wrap */
+/* Empty, both indices at `start` (tests start near 2^32 to wrap). */
+void hive_deque_init_at(struct hive_deque *d, uint32_t start);
 
 /* Owner: push t at the bottom. Returns NULL, or t itself when the deque is
  * full: the caller runs it inline. */

@@ -35,7 +35,7 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
     /* relaxed: the count only has to be there before the task can finish,
      * which the deque push (release) orders. */
     atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
-    if (hive_deque_push(&w->fj, t)) {
+    if (hive_deque_push(&w->q.forkjoin, t)) {
         hive_worker_run_task(w, t); /* deque full: run it now */
         return;
     }
@@ -84,11 +84,11 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
  */
 static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive_group *g)
 {
-    if (!hive_deque_len(&w->fj))
+    if (!hive_deque_len(&w->q.forkjoin))
         return NULL;
-    struct hive_task *t = hive_deque_pop(&w->fj);
+    struct hive_task *t = hive_deque_pop(&w->q.forkjoin);
     if (t && t->group != g) {
-        (void)hive_deque_push(&w->fj, t);
+        (void)hive_deque_push(&w->q.forkjoin, t);
         /* The push back is a new enqueue (idle.c, rule 1): while the entry
          * was out, the last searcher's rescan may have found this deque
          * empty and parked, and nobody else would look for it. */
@@ -114,8 +114,8 @@ int hive_group_wait(struct hive_group *g)
          * floor (join.c, "Waiting") - where this group's tasks are when the
          * waiting task spawned them, the usual case. */
         struct hive_task *t = NULL;
-        if (!deep && hive_deque_len(&w->fj))
-            t = hive_deque_pop(&w->fj);
+        if (!deep && hive_deque_len(&w->q.forkjoin))
+            t = hive_deque_pop(&w->q.forkjoin);
         if (!t)
             t = hive_worker_find_for_wait(w, -1);
         if (!t && deep)

@@ -121,14 +121,14 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     atomic_init(&f.thief, -1);
     atomic_init(&f.done, false);
 
-    if (hive_deque_push(&w->fj, &f.task)) {
+    if (hive_deque_push(&w->q.forkjoin, &f.task)) {
         /* Deque full: run both here. */
         fa(a);
         fb(b);
         return HIVE_OK;
     }
     /* Our frame's index: exact, only this core moves the bottom. */
-    uint32_t fidx = hive_deque_bottom(&w->fj) - 1;
+    uint32_t fidx = hive_deque_bottom(&w->q.forkjoin) - 1;
     w->st.spawned++;
     hive_worker_notify(w);
     fa(a);
@@ -136,8 +136,8 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
      * under it: that belongs to the frames below us on this stack. The frame
      * is gone if a thief took it (then so is everything older) or if a wait
      * inside fa ran it (then f.done is already set). */
-    while ((int32_t)(hive_deque_bottom(&w->fj) - fidx) > 0) {
-        struct hive_task *t = hive_deque_pop(&w->fj);
+    while ((int32_t)(hive_deque_bottom(&w->q.forkjoin) - fidx) > 0) {
+        struct hive_task *t = hive_deque_pop(&w->q.forkjoin);
         if (t == &f.task) {
             w->st.tasks_run++;
             w->st.joins_inline++;

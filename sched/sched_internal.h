@@ -3,17 +3,11 @@
  * state, and the helpers that spawn.c, join.c, group.c, pool.c and worker.c
  * share. Not a public header.
  *
- * Two queues per core (a decision of the lead, see also sched/join.c):
- *   - the FIFO run queue (sched/runq.h, by default the dual-head ring of seed
- *     000) plus a one-task LIFO slot in front of it, for hive_spawn;
- *   - a classic Chase-Lev deque (sched/deque.h), for fork-join work (join,
- *     group, parallel_for): the owner pushes and pops at the bottom, so a
- *     join gets its newest task back; thieves take the top, the oldest and
- *     (for divide-and-conquer) largest piece.
- * An owner LIFO pop at the tail of the dual-head ring would race with batch
- * steals (a thief that read a stale tail can claim an index the owner already
- * popped, unless every owner pop CASes), so the ring stays FIFO and fork-join
- * gets its own deque.
+ * Each core owns three places that hold ready tasks: a one-task LIFO slot
+ * (hive_spawn's newest task, run next while it is cache-hot; never stolen),
+ * and the two queues of struct hive_core_queues (sched/steal.h) that other
+ * cores may steal from: the FIFO ring for spawned tasks and the Chase-Lev
+ * deque for fork-join work (join frames, group tasks).
  */
 #ifndef HIVE_SCHED_INTERNAL_H
 #define HIVE_SCHED_INTERNAL_H
@@ -36,7 +30,7 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 #include "sched/deque.h"
 #include "sched/global_queue.h"
 #include "sched/idle.h"
-#include "sched/runq.h"
+#include "sched/steal.h"
 
 /* hive_task.state */
 #define HIVE_TASK_IDLE 0u
@@ -45,7 +39,6 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 /* Scheduling constants (seed 003). */
 #define HIVE_LIFO_MAX_POLLS 3u   /* LIFO-slot takes in a row before the ring gets a turn */
 #define HIVE_BUDGET 128u         /* tasks per tick (see worker.c) */
-#define HIVE_GLOBAL_BATCH 32u    /* most tasks one global pull takes */
 #define HIVE_INTERVAL_MIN 8u     /* global-queue poll interval bounds, in polls */
 #define HIVE_INTERVAL_MAX 128u
 #define HIVE_INTERVAL_INIT 32u
@@ -73,8 +66,8 @@ struct hive_worker {
     uint64_t tick_start_ns; /* when this tick began */
     unsigned tick_tasks;    /* tasks run in this tick (a tick ends at HIVE_BUDGET) */
     struct hive_core_stats st;
-    /* Fork-join deque (owner push/pop at the bottom, thieves at the top). */
-    struct hive_deque fj;
+    /* The ring and the fork-join deque: owner push/pop, thieves steal. */
+    struct hive_core_queues q;
 };
 
 struct hive_sched {
@@ -92,7 +85,6 @@ struct hive_sched {
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long injected;
     struct hive_idle idle;
     struct hive_global global;
-    struct hive_runq_set rq;
 };
 
 #define HIVE_PHASE_STOPPED 0
@@ -102,7 +94,6 @@ struct hive_sched {
 
 extern struct hive_sched hive_g;
 extern struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
-extern struct hive_runq hive_runqs[HIVE_SCHED_MAX_CORES];
 
 /* The worker running on this thread/core, set for the duration of a run. */
 extern _Thread_local struct hive_worker *hive_tls_worker;

@@ -63,7 +63,6 @@
 
 struct hive_sched hive_g = {.global = HIVE_GLOBAL_INIT};
 struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
-struct hive_runq hive_runqs[HIVE_SCHED_MAX_CORES];
 _Thread_local struct hive_worker *hive_tls_worker;
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -101,9 +100,9 @@ void hive_worker_notify(struct hive_worker *w)
 
 /* Owner: queue t on this core's run queue (never run inline from a spawn:
  * a full queue spills to the global queue). */
-static void runq_push(struct hive_worker *w, struct hive_task *t)
+static void ring_push(struct hive_worker *w, struct hive_task *t)
 {
-    if (hive_runq_push_or_spill(&hive_g.rq, w->id, t, &hive_g.global))
+    if (hive_ring_push(&w->q.ring, t, &hive_g.global))
         w->st.overflows++;
 }
 
@@ -115,7 +114,7 @@ void hive_worker_push_local(struct hive_worker *w, struct hive_task *t)
     if (prev) {
         /* The evicted task becomes stealable: tell an idle core. A spawn into
          * an empty slot makes nothing stealable, so it wakes nobody. */
-        runq_push(w, prev);
+        ring_push(w, prev);
         hive_worker_notify(w);
     }
 }
@@ -145,21 +144,10 @@ void hive_outstanding_done(void)
 }
 
 /* Take a batch from the global queue: one task to run now, the rest into
- * this core's private batch (which must be empty). */
+ * this core's private batch (which is empty: find_local runs it first). */
 static struct hive_task *global_pull(struct hive_worker *w)
 {
-    if (hive_global_is_empty(&hive_g.global))
-        return NULL;
-    unsigned long n = hive_global_len(&hive_g.global) / hive_g.n + 1;
-    if (n > HIVE_GLOBAL_BATCH)
-        n = HIVE_GLOBAL_BATCH;
-    unsigned long got;
-    struct hive_task *t = hive_global_pop_batch(&hive_g.global, n, &got);
-    if (!t)
-        return NULL;
-    w->batch = t->next; /* NULL-terminated; ours now */
-    w->st.global_pulls++;
-    return t;
+    return hive_take_global(&hive_g.global, hive_g.n, &w->batch, &w->st);
 }
 
 /* ---- running a task ---------------------------------------------------------- */
@@ -171,7 +159,7 @@ void hive_worker_run_task(struct hive_worker *w, struct hive_task *t)
      * or above today's bottom, what is below belongs to the frames under it
      * on this stack. A deep wait inside it pops no lower (join.c, "Waiting"). */
     uint32_t floor = w->fj_floor;
-    w->fj_floor = hive_deque_bottom(&w->fj);
+    w->fj_floor = hive_deque_bottom(&w->q.forkjoin);
     void (*fn)(struct hive_task *) = t->fn;
     if (fn == hive_join_frame_run) {
         /* A stolen join half: not counted, no state; its joiner waits. */
@@ -233,39 +221,14 @@ static struct hive_task *find_local(struct hive_worker *w)
             w->st.lifo_hits++;
             return t;
         }
-        runq_push(w, t);
+        ring_push(w, t);
         hive_worker_notify(w);
     }
     w->lifo_polls = 0;
     /* hive_deque_len costs no fence (pop does), and for the owner 0 means empty. */
-    if (hive_deque_len(&w->fj) && (t = hive_deque_pop(&w->fj)))
+    if (hive_deque_len(&w->q.forkjoin) && (t = hive_deque_pop(&w->q.forkjoin)))
         return t;
-    return hive_runq_pop(&hive_g.rq, w->id);
-}
-
-static struct hive_task *steal_from(struct hive_worker *w, unsigned v)
-{
-    struct hive_worker *victim = &hive_workers[v];
-    struct hive_task *t = NULL;
-    w->st.steal_attempts++;
-    while (hive_deque_len(&victim->fj)) {
-        enum hive_steal_result r = hive_deque_steal(&victim->fj, &t);
-        if (r == HIVE_STEAL_OK) {
-            w->st.steals++;
-            w->st.stolen_tasks++;
-            return t;
-        }
-        if (r == HIVE_STEAL_EMPTY)
-            break;
-        /* BUSY: a racing pop or steal made progress; look again. */
-    }
-    uint32_t before = hive_runq_len(&hive_g.rq, w->id);
-    t = hive_runq_steal_from(&hive_g.rq, w->id, v);
-    if (t) {
-        w->st.steals++;
-        w->st.stolen_tasks += 1 + hive_runq_len(&hive_g.rq, w->id) - before;
-    }
-    return t;
+    return hive_ring_pop(&w->q.ring);
 }
 
 static struct hive_task *steal(struct hive_worker *w)
@@ -278,7 +241,7 @@ static struct hive_task *steal(struct hive_worker *w)
         unsigned v = start + i < n ? start + i : start + i - n;
         if (v == w->id || hive_idle_hint_parked(&hive_g.idle, v))
             continue;
-        struct hive_task *t = steal_from(w, v);
+        struct hive_task *t = hive_steal_from(&hive_workers[v].q, &w->q, &w->st);
         if (t)
             return t;
     }
@@ -315,23 +278,15 @@ struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee)
      * run them (join.c, "Waiting", has the argument). The owner's bottom is
      * exact, so the pop below takes index bottom-1 >= fj_floor or, if thieves
      * emptied the deque meanwhile, nothing: never an entry under the floor. */
-    if (deep && (int32_t)(hive_deque_bottom(&w->fj) - w->fj_floor) > 0 &&
-        (t = hive_deque_pop(&w->fj)))
+    if (deep && (int32_t)(hive_deque_bottom(&w->q.forkjoin) - w->fj_floor) > 0 &&
+        (t = hive_deque_pop(&w->q.forkjoin)))
         return t;
     if (helpee >= 0 && (unsigned)helpee != w->id && (unsigned)helpee < hive_g.n) {
         /* Leapfrogging: what the core that took our fb left in its deque is
          * part of fb, so running it cannot deepen our stack beyond fb's. */
-        struct hive_worker *h = &hive_workers[helpee];
-        while (hive_deque_len(&h->fj)) {
-            enum hive_steal_result r = hive_deque_steal(&h->fj, &t);
-            if (r == HIVE_STEAL_OK) {
-                w->st.steal_attempts++;
-                w->st.steals++;
-                w->st.stolen_tasks++;
-                return t;
-            }
-            if (r == HIVE_STEAL_EMPTY)
-                break;
+        if ((t = hive_steal_forkjoin(&hive_workers[helpee].q, &w->st))) {
+            w->st.steal_attempts++; /* counted when it took work only: it polls */
+            return t;
         }
     }
     if (deep)
@@ -342,7 +297,7 @@ struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee)
         /* A waiter steals without being a searcher, so no "last searcher"
          * hand-off covers the batch it just made stealable in its ring:
          * notify as any other enqueue does (idle.c, rule 1). */
-        if (hive_runq_len(&hive_g.rq, w->id))
+        if (hive_ring_len(&w->q.ring))
             hive_worker_notify(w);
         return t;
     }
@@ -357,7 +312,7 @@ static bool any_work(void)
     if (!hive_global_is_empty(&hive_g.global))
         return true;
     for (unsigned i = 0; i < hive_g.n; i++)
-        if (hive_runq_len(&hive_g.rq, i) || hive_deque_len(&hive_workers[i].fj))
+        if (hive_ring_len(&hive_workers[i].q.ring) || hive_deque_len(&hive_workers[i].q.forkjoin))
             return true;
     return false;
 }
@@ -411,7 +366,7 @@ static void worker_main(void *arg)
             /* End of the tick: the LIFO slot yields to the ring, and the next
              * poll looks at the global queue first. */
             if (w->lifo) {
-                runq_push(w, w->lifo);
+                ring_push(w, w->lifo);
                 w->lifo = NULL;
                 hive_worker_notify(w);
             }
@@ -460,7 +415,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->tick_start_ns = 0;
     w->tick_tasks = 0;
     w->st = (struct hive_core_stats){0};
-    hive_deque_init(&w->fj);
+    hive_core_queues_init_at(&w->q, 0);
 }
 
 /* After the run: whatever is still queued on a core (spawned from outside after
@@ -478,9 +433,9 @@ static void move_leftovers(unsigned n)
             hive_global_push(&hive_g.global, w->lifo);
             w->lifo = NULL;
         }
-        while ((t = hive_runq_pop(&hive_g.rq, i)))
+        while ((t = hive_ring_pop(&w->q.ring)))
             hive_global_push(&hive_g.global, t);
-        while ((t = hive_deque_pop(&w->fj)))
+        while ((t = hive_deque_pop(&w->q.forkjoin)))
             hive_global_push(&hive_g.global, t);
     }
 }
@@ -508,7 +463,6 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     hive_g.interval_max = imax;
     hive_g.park_timeout_ns = c.park_timeout_ns;
     hive_idle_init(&hive_g.idle, n);
-    hive_runq_init(&hive_g.rq, hive_runqs, n);
     uint64_t t0 = hive_port_now_ns();
     for (unsigned i = 0; i < n; i++)
         worker_reset(&hive_workers[i], i, t0);

@@ -587,11 +587,9 @@ static void sw_deep_bottom(void)
         sw_deep_g.hangs++;
         int y = atomic_load(&sw_deep_g.l_core);
         struct hive_task *t = NULL;
-        enum hive_steal_result r = HIVE_STEAL_EMPTY;
         if (y >= 0 && y != (int)w->id)
-            while ((r = hive_deque_steal(&hive_workers[y].fj, &t)) == HIVE_STEAL_BUSY)
-                ;
-        if (r == HIVE_STEAL_OK)
+            t = hive_steal_forkjoin(&hive_workers[y].q, &w->st);
+        if (t)
             hive_worker_run_task(w, t); /* the rescue: G, so the run can end */
     }
     CHECK_EQ(hive_group_wait(&sw_deep_g.g), HIVE_OK);
