@@ -107,7 +107,7 @@ struct thief {
     struct run *run;
     unsigned me; /* its own queues: cores[me] */
     unsigned long taken, steals;
-    struct hive_core_stats st;
+    struct hive_core_stats stats;
 };
 
 static void *thief_main(void *arg)
@@ -121,7 +121,7 @@ static void *thief_main(void *arg)
     for (;;) {
         struct hive_task *t;
         if (run->k == RING) {
-            t = hive_steal_from(&cores[0], &cores[th->me], &th->st);
+            t = hive_steal_from(&cores[0], &cores[th->me], &th->stats);
             if (t) {
                 th->steals++;
                 th->taken++;
@@ -130,7 +130,7 @@ static void *thief_main(void *arg)
                 continue;
             }
         } else {
-            t = hive_steal_forkjoin(&cores[0], &th->st);
+            t = hive_steal_forkjoin(&cores[0], &th->stats);
         }
         if (t) {
             th->steals++;
@@ -246,12 +246,12 @@ static void count(const char *op, unsigned long n)
         CALLGRIND_STOP_INSTRUMENTATION;
     } else if (strncmp(what, "steal", 5) == 0 && (strncmp(op, "ring", 4) == 0 ||
                                                   strncmp(op, "deque", 5) == 0)) {
-        struct hive_core_stats st = {0};
+        struct hive_core_stats stats = {0};
         CALLGRIND_START_INSTRUMENTATION;
         for (unsigned long i = 0; i < n; i++) {
             steal_setup(k, fill);
-            if (k == RING ? !hive_steal_from(&cores[0], &cores[1], &st)
-                          : !hive_steal_forkjoin(&cores[0], &st))
+            if (k == RING ? !hive_steal_from(&cores[0], &cores[1], &stats)
+                          : !hive_steal_forkjoin(&cores[0], &stats))
                 die("steal failed");
         }
         CALLGRIND_STOP_INSTRUMENTATION;

@@ -31,7 +31,7 @@ void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
         g->head = first;
     g->tail = last;
     /* relaxed load: len is only written under the lock we hold; the store is
-     * seq_cst for the sleep/wake protocol described in global_queue.h. */
+     * seq_cst (global_queue.h says what the idle protocol needs of it). */
     atomic_store(&g->len, atomic_load_explicit(&g->len, memory_order_relaxed) + n);
     hive_spin_unlock(&g->lock, irq);
 }

@@ -32,10 +32,13 @@ struct hive_global {
     struct hive_task *head; /* oldest; under lock */
     struct hive_task *tail; /* newest; under lock */
     /*
-     * Written only under the lock, read without it. seq_cst so that a core
-     * that publishes work here and then checks "is anyone searching?" with a
-     * seq_cst read-modify-write, and a searcher that announces itself and then
-     * checks is_empty, cannot both miss each other (the sleep/wake protocol).
+     * Written only under the lock, read without it. What the idle protocol
+     * needs of it (sched/idle.c, "Why no wakeup is lost"): a publisher stores
+     * it, then issues a seq_cst fence and loads the idle state (hive_idle_notify);
+     * a searcher changes the idle state with a seq_cst read-modify-write,
+     * issues a seq_cst fence, then loads it (hive_global_is_empty). The two
+     * fences keep them from both missing each other, whatever the order of
+     * these accesses; they are seq_cst all the same, as tested.
      */
     _Atomic unsigned long len;
 };

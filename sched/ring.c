@@ -63,7 +63,7 @@
  * Overflow fairness: which half leaves. The older half [r, r + CAP/2) is what
  * this core would run next; the newer half has 128 tasks queued ahead of it
  * here, and new work keeps arriving behind it. Sending the older half to the
- * back of the global queue (as seed 000 does) makes the oldest tasks wait
+ * back of the global queue (the simpler choice) makes the oldest tasks wait
  * behind everything already in the global queue and behind the newer half
  * that stays here, and under a steady flood they are the ones that keep
  * bouncing. Sending the newer half plus the new task keeps the order the tasks
@@ -73,8 +73,9 @@
  * safely: a thief's claim always starts at real, so the owner cannot carve the
  * newer half out from under a concurrent claim without owning [real, tail).
  *
- * Steal room check (a known flaw in seed 000, which copies without looking):
- * the thief writes dst slots [dst.tail, dst.tail + n - 1). Slots at and after
+ * Steal room check: a steal that copied without looking could overwrite slots
+ * the destination's own thieves are still reading. The thief writes dst slots
+ * [dst.tail, dst.tail + n - 1). Slots at and after
  * dst.steal - not dst.real - may still be being read by a thief of dst, so the
  * room is CAP - (dst.tail - dst.steal). It only grows while the claim is in
  * flight (only dst's owner, the caller, fills dst), so checking before the

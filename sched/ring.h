@@ -1,6 +1,7 @@
 /*
- * The per-core run queue: a fixed ring with a packed dual head (seed 000,
- * with the fixes listed in the seeds' README). The protocol, its invariants and
+ * The per-core run queue: a fixed ring with a packed dual head (a steal head
+ * and a real head in one 64-bit word, so a thief can claim half the ring with
+ * one CAS while the owner keeps popping). The protocol, its invariants and
  * the reason for every memory ordering are stated at the top of ring.c.
  *
  * One owner core pushes at the tail and pops at the head (FIFO; the LIFO

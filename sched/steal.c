@@ -13,7 +13,7 @@ void hive_core_queues_init_at(struct hive_core_queues *q, uint32_t start)
     hive_deque_init_at(&q->forkjoin, start);
 }
 
-struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hive_core_stats *st)
+struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hive_core_stats *stats)
 {
     struct hive_task *t = NULL;
     /* hive_deque_len costs no fence; a deque that looks empty is skipped
@@ -21,8 +21,8 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
     while (hive_deque_len(&victim->forkjoin)) {
         enum hive_steal_result r = hive_deque_steal(&victim->forkjoin, &t);
         if (r == HIVE_STEAL_OK) {
-            st->steals++;
-            st->stolen_tasks++;
+            stats->steals++;
+            stats->stolen_tasks++;
             return t;
         }
         if (r == HIVE_STEAL_EMPTY)
@@ -33,26 +33,26 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
 }
 
 struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_core_queues *thief,
-                                  struct hive_core_stats *st)
+                                  struct hive_core_stats *stats)
 {
     if (victim == thief)
         return NULL;
-    st->steal_attempts++;
+    stats->steal_attempts++;
     /* The deque first: its oldest entry is the largest piece of a fork-join
      * tree, worth more than half of a ring of spawned tasks. */
-    struct hive_task *t = hive_steal_forkjoin(victim, st);
+    struct hive_task *t = hive_steal_forkjoin(victim, stats);
     if (t)
         return t;
     struct hive_ring_claim claim;
     if (hive_ring_steal_claim(&victim->ring, &thief->ring, &claim) != HIVE_STEAL_OK)
         return NULL;
-    st->steals++;
-    st->stolen_tasks += claim.n;
+    stats->steals++;
+    stats->stolen_tasks += claim.n;
     return hive_ring_steal_finish(&victim->ring, &thief->ring, &claim);
 }
 
 struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct hive_task **rest,
-                                   struct hive_core_stats *st)
+                                   struct hive_core_stats *stats)
 {
     /* Lock-free early out: the common case for a core polling an empty queue. */
     if (hive_global_is_empty(g))
@@ -65,6 +65,6 @@ struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct
     if (!t)
         return NULL;
     *rest = t->next; /* NULL-terminated by pop_batch; the caller's alone now */
-    st->global_pulls++;
+    stats->global_pulls++;
     return t;
 }

@@ -45,9 +45,9 @@ void hive_core_queues_init_at(struct hive_core_queues *q, uint32_t start);
  * One task from the top (the oldest end) of victim's fork-join deque, or NULL
  * when it is empty. A steal that loses a race to a pop or another steal
  * retries: the loser only fails because someone else made progress, so the
- * loop is lock-free. A success counts one steal of one task in *st.
+ * loop is lock-free. A success counts one steal of one task in *stats.
  */
-struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hive_core_stats *st);
+struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hive_core_stats *stats);
 
 /*
  * Steal from one victim into `thief` (the caller's own queues): the fork-join
@@ -55,11 +55,11 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
  * the victim's ring (rounded up, at most HIVE_RING_HALF), of which the oldest
  * is returned to run at once and the rest go into the thief's ring. NULL when
  * both are empty, when another thief is copying out of the victim's ring, or
- * when the thief's ring has no room for the batch. Counts one attempt in *st
+ * when the thief's ring has no room for the batch. Counts one attempt in *stats
  * and, on success, one steal and the tasks it moved.
  */
 struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_core_queues *thief,
-                                  struct hive_core_stats *st);
+                                  struct hive_core_stats *stats);
 
 /*
  * Take a batch of min(length / cores + 1, HIVE_GLOBAL_BATCH) of the oldest
@@ -68,9 +68,9 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
  * now and sets *rest to the others, a NULL-terminated list linked through
  * next that the caller keeps to itself and runs next (the worker's private
  * batch: thieves cannot see it, which is why it is small). NULL, with *rest
- * untouched, when g is empty. Counts one global pull in *st.
+ * untouched, when g is empty. Counts one global pull in *stats.
  */
 struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct hive_task **rest,
-                                   struct hive_core_stats *st);
+                                   struct hive_core_stats *stats);
 
 #endif

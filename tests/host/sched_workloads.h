@@ -431,7 +431,7 @@ static bool sw_burst_done(void)
 static bool sw_others_parked(void)
 {
     /* Only the driver is awake (and it is not searching). */
-    return hive_idle_unparked(atomic_load(&hive_g.idle.state)) <= 1;
+    return hive_idle_unparked(atomic_load(&hive_scheduler.idle.state)) <= 1;
 }
 
 static void sw_wake_entry(void *p)
@@ -588,9 +588,9 @@ static void sw_deep_bottom(void)
         int y = atomic_load(&sw_deep_g.l_core);
         struct hive_task *t = NULL;
         if (y >= 0 && y != (int)w->id)
-            t = hive_steal_forkjoin(&hive_workers[y].q, &w->st);
+            t = hive_steal_forkjoin(&hive_workers[y].queues, &w->stats);
         if (t)
-            hive_worker_run_task(w, t); /* the rescue: G, so the run can end */
+            hive_run_task(w, t); /* the rescue: G, so the run can end */
     }
     CHECK_EQ(hive_group_wait(&sw_deep_g.g), HIVE_OK);
 }

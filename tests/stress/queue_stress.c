@@ -46,7 +46,7 @@ struct stress_core {
     uint32_t rng;
     unsigned long runs_unflushed;
     struct hive_stress_report rep;           /* this core's counts */
-    struct hive_core_stats st;               /* what hive_steal_from and hive_take_global count */
+    struct hive_core_stats stats;              /* what hive_steal_from and hive_take_global count */
     struct hive_task *batch;                 /* the rest of this core's last global pull */
     struct recycle_buf recycle[MAX_CREATORS]; /* run objects bound for their creators */
     struct stress_task *free_local;          /* creator only: objects ready to reuse */
@@ -78,9 +78,9 @@ struct stress_ctx {
 static struct stress_ctx *current;
 
 /* The task header is the first member; this also maps NULL to NULL. */
-static struct hive_task *as_task(struct stress_task *st)
+static struct hive_task *as_task(struct stress_task *task)
 {
-    return (struct hive_task *)st;
+    return (struct hive_task *)task;
 }
 
 static unsigned long payload_of(unsigned long id, uint32_t seed)
@@ -99,15 +99,15 @@ static uint32_t next_rand(struct stress_core *c)
 
 static void task_fn(struct hive_task *t)
 {
-    struct stress_task *st = (struct stress_task *)t;
+    struct stress_task *task = (struct stress_task *)t;
     struct stress_ctx *ctx = current;
-    if (st->id >= ctx->tasks || st->payload != payload_of(st->id, ctx->cfg->seed)) {
+    if (task->id >= ctx->tasks || task->payload != payload_of(task->id, ctx->cfg->seed)) {
         /* relaxed: a counter read after every core has finished. */
         atomic_fetch_add_explicit(&ctx->bad_payload, 1, memory_order_relaxed);
         return;
     }
     /* relaxed: the counter itself is the witness; read after the run. */
-    if (atomic_fetch_add_explicit(&ctx->counts[st->id], 1, memory_order_relaxed) != 0)
+    if (atomic_fetch_add_explicit(&ctx->counts[task->id], 1, memory_order_relaxed) != 0)
         /* relaxed: as above. */
         atomic_fetch_add_explicit(&ctx->doubled, 1, memory_order_relaxed);
 }
@@ -159,25 +159,25 @@ static bool all_done(struct stress_ctx *ctx)
 
 static void run(struct stress_core *c, struct hive_task *t)
 {
-    struct stress_task *st = (struct stress_task *)t;
-    unsigned creator = st->creator;
+    struct stress_task *task = (struct stress_task *)t;
+    unsigned creator = task->creator;
     t->fn(t);
     c->rep.executed++;
     if (++c->runs_unflushed >= FLUSH_RUNS)
         flush_all(c);
     if (creator == 0 && c->core == 0) {
         /* The owner's own object: straight back to its local list. */
-        st->t.next = as_task(c->free_local);
-        c->free_local = st;
+        task->t.next = as_task(c->free_local);
+        c->free_local = task;
         return;
     }
     struct recycle_buf *b = &c->recycle[creator];
-    st->t.next = NULL;
+    task->t.next = NULL;
     if (b->last)
-        b->last->t.next = &st->t;
+        b->last->t.next = &task->t;
     else
-        b->first = st;
-    b->last = st;
+        b->first = task;
+    b->last = task;
     if (++b->n >= RECYCLE_BATCH)
         flush_recycle(c->ctx, b, creator);
 }
@@ -192,17 +192,17 @@ static struct stress_task *new_task(struct stress_core *c, unsigned creator)
     if (!c->free_local)
         /* acquire: pairs with the release CAS in flush_recycle. */
         c->free_local = atomic_exchange_explicit(&cr->free_stack, NULL, memory_order_acquire);
-    struct stress_task *st = c->free_local;
-    if (!st)
+    struct stress_task *task = c->free_local;
+    if (!task)
         return NULL;
-    c->free_local = (struct stress_task *)st->t.next;
-    st->id = cr->id_next++;
-    st->payload = payload_of(st->id, ctx->cfg->seed);
-    st->creator = creator;
-    st->in_forkjoin = false;
-    st->t.fn = task_fn;
-    st->t.next = NULL;
-    return st;
+    c->free_local = (struct stress_task *)task->t.next;
+    task->id = cr->id_next++;
+    task->payload = payload_of(task->id, ctx->cfg->seed);
+    task->creator = creator;
+    task->in_forkjoin = false;
+    task->t.fn = task_fn;
+    task->t.next = NULL;
+    return task;
 }
 
 /* Run t, which came from the global queue (the first of a pull or its batch). */
@@ -222,7 +222,7 @@ static struct hive_task *take_global(struct stress_core *c)
         c->batch = t->next;
         return t;
     }
-    t = hive_take_global(&ctx->global, ctx->cores, &c->batch, &c->st);
+    t = hive_take_global(&ctx->global, ctx->cores, &c->batch, &c->stats);
     if (t)
         c->rep.global_pulls++;
     return t;
@@ -245,18 +245,18 @@ static void owner_body(struct stress_core *c)
         unsigned burst = (r & 7) == 0 ? HIVE_RING_CAP + (r >> 8) % 512 : (r >> 8) % 160;
         bool to_deque = (r & 0x300) == 0;
         for (unsigned i = 0; i < burst; i++) {
-            struct stress_task *st = new_task(c, 0);
-            if (!st)
+            struct stress_task *task = new_task(c, 0);
+            if (!task)
                 break;
             did = true;
             if (!to_deque) {
-                hive_ring_push(&own->ring, &st->t, &ctx->global);
+                hive_ring_push(&own->ring, &task->t, &ctx->global);
                 continue;
             }
-            st->in_forkjoin = true;
-            if (hive_deque_push(&own->forkjoin, &st->t)) {
+            task->in_forkjoin = true;
+            if (hive_deque_push(&own->forkjoin, &task->t)) {
                 c->rep.inline_runs++;
-                run(c, &st->t);
+                run(c, &task->t);
             }
         }
         /* Now and then let the thieves in even when cores are scarce (the
@@ -305,7 +305,7 @@ static struct hive_task *steal_round(struct stress_core *c, unsigned start)
         unsigned v = (start + i) % n;
         if (v == me)
             continue;
-        struct hive_task *t = hive_steal_from(&ctx->q[v], &ctx->q[me], &c->st);
+        struct hive_task *t = hive_steal_from(&ctx->q[v], &ctx->q[me], &c->stats);
         c->rep.steal_calls++;
         if (t) {
             c->rep.stolen++;
@@ -361,13 +361,13 @@ static void producer_body(struct stress_core *c, unsigned creator)
     struct creator *cr = &ctx->creator[creator];
     while (cr->id_next != cr->id_end && !all_done(ctx)) {
         unsigned want = 1 + (next_rand(c) >> 8) % 24, n = 0;
-        struct stress_task *first = NULL, *last = NULL, *st;
-        while (n < want && (st = new_task(c, creator)) != NULL) {
+        struct stress_task *first = NULL, *last = NULL, *task;
+        while (n < want && (task = new_task(c, creator)) != NULL) {
             if (last)
-                last->t.next = &st->t;
+                last->t.next = &task->t;
             else
-                first = st;
-            last = st;
+                first = task;
+            last = task;
             n++;
         }
         if (n == 0)
