@@ -90,7 +90,7 @@ struct hive_task *hive_find_local(struct hive_worker *w)
             w->stats.lifo_hits++;
             return t;
         }
-        hive_publish_ring(w, t);
+        hive_publish(w, HIVE_PUBLISH_RING, t);
     }
     w->lifo_polls = 0;
     /* hive_deque_len costs no fence (pop does), and for the owner 0 means empty. */
@@ -114,7 +114,7 @@ struct hive_task *hive_find_work(struct hive_worker *w)
         w->searching = false;
         /* Rule 2 of idle.c: the last searcher to find work wakes another. */
         if (hive_idle_stop_search(&hive_scheduler.idle))
-            hive_worker_notify(w);
+            hive_notify_idle(w);
     }
     return t;
 }

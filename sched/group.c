@@ -36,12 +36,11 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
     /* relaxed: the count only has to be there before the task can finish,
      * which the deque push (release) orders. */
     atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
-    if (hive_deque_push(&w->queues.forkjoin, t)) {
+    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, t)) {
         hive_run_task(w, t); /* deque full: run it now */
         return;
     }
     w->stats.spawned++;
-    hive_worker_notify(w);
 }
 
 int hive_group_spawn(struct hive_group *g, struct hive_task *task,
@@ -89,11 +88,10 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
         return NULL;
     struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
     if (t && t->group != g) {
-        (void)hive_deque_push(&w->queues.forkjoin, t);
         /* The push back is a new enqueue (idle.c, rule 1): while the entry
          * was out, the last searcher's rescan may have found this deque
          * empty and parked, and nobody else would look for it. */
-        hive_worker_notify(w);
+        (void)hive_publish(w, HIVE_PUBLISH_FORKJOIN, t);
         t = NULL;
     }
     return t;

@@ -128,7 +128,7 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     atomic_init(&f.thief, -1);
     atomic_init(&f.done, false);
 
-    if (hive_deque_push(&w->queues.forkjoin, &f.task)) {
+    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, &f.task)) {
         /* Deque full: run both here. */
         fa(a);
         fb(b);
@@ -137,7 +137,6 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     /* Our frame's index: exact, only this core moves the bottom. */
     uint32_t frame_index = hive_deque_bottom(&w->queues.forkjoin) - 1;
     w->stats.spawned++;
-    hive_worker_notify(w);
     fa(a);
     /* Take back what fa left above our frame, and the frame, but nothing
      * under it: that belongs to the frames below us on this stack. The frame

@@ -25,7 +25,7 @@ void hive_park(struct hive_worker *w)
     hive_tick_end(w, now);
     w->stats.parks++;
     if (hive_idle_park(&hive_scheduler.idle, w->id, w->searching) && any_work())
-        hive_worker_notify(w); /* may claim and wake ourselves */
+        hive_notify_idle(w); /* rule 3; may claim and wake ourselves */
     w->searching = false;
     uint64_t timeout = hive_scheduler.park_timeout_ns;
     uint64_t deadline = timeout ? now + timeout : 0;

@@ -72,7 +72,10 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
 }
 
 /* After the run: whatever is still queued on a core (spawned from outside after
- * the run's last task finished) moves to the global queue for the next run. */
+ * the run's last task finished) moves to the global queue for the next run.
+ * These pushes notify nobody (they do not go through publish.c): no worker
+ * runs now, and the next run's workers look at the global queue when they
+ * start. */
 static void move_leftovers(unsigned workers)
 {
     struct hive_task *t;

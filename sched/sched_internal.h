@@ -178,14 +178,22 @@ void hive_tick_end(struct hive_worker *w, uint64_t now);
 struct hive_task *hive_steal_round(struct hive_worker *w);
 
 /* ---- publish.c ---- */
-/* Queue t (state already QUEUED, counted) from task context / from outside. */
+enum hive_publish_to {
+    HIVE_PUBLISH_RING,     /* this core's ring (a full one spills to the global queue) */
+    HIVE_PUBLISH_FORKJOIN, /* this core's fork-join deque */
+    HIVE_PUBLISH_GLOBAL,   /* the global queue (w may be NULL: not a worker) */
+};
+/* Push t where other cores can take it, then notify (rule 1 of idle.c).
+ * NULL, or t itself when the fork-join deque is full: then t was not queued
+ * and the caller runs it. */
+struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to,
+                               struct hive_task *t);
+/* hive_spawn from task context: t into the LIFO slot; the task it evicts is
+ * published to the ring. */
 void hive_publish_spawn(struct hive_worker *w, struct hive_task *t);
-void hive_publish_global(struct hive_task *t);
-/* Queue t at the tail of this core's ring (a full ring spills to the global
- * queue), then notify. */
-void hive_publish_ring(struct hive_worker *w, struct hive_task *t);
-/* Wake one parked core if nobody is searching (after an enqueue). */
-void hive_worker_notify(struct hive_worker *w);
+/* Wake one parked core if nobody is searching, for work that is already
+ * where others can take it (the idle protocol's hand-offs; publish.c). */
+void hive_notify_idle(struct hive_worker *w);
 
 /* ---- park.c ---- */
 /* Nothing found anywhere: sleep until woken (or the run ends, or the park

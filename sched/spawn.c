@@ -62,7 +62,7 @@ void hive_spawn_queue(struct hive_task *task)
     if (w)
         hive_publish_spawn(w, task);
     else
-        hive_publish_global(task);
+        hive_publish(NULL, HIVE_PUBLISH_GLOBAL, task);
 }
 
 int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))

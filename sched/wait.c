@@ -37,10 +37,10 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
         return t;
     if ((t = hive_steal_round(w))) {
         /* A waiter steals without being a searcher, so no "last searcher"
-         * hand-off covers the batch it just made stealable in its ring:
-         * notify as any other enqueue does (idle.c, rule 1). */
+         * hand-off covers the batch the steal moved into its ring: notify as
+         * after a push (idle.c, rule 1). */
         if (hive_ring_len(&w->queues.ring))
-            hive_worker_notify(w);
+            hive_notify_idle(w);
         return t;
     }
     return hive_pull_global(w);
