@@ -1,6 +1,8 @@
 /*
- * Queue benchmark (issue 3): the dual-head ring, the Chase-Lev deque and the
- * shared MPMC queue.
+ * Queue benchmark: the dual-head ring (each core's run queue) and the
+ * Chase-Lev deque (each core's fork-join queue), stolen from through the
+ * scheduler's own functions (sched/steal.h: hive_steal_from for the ring,
+ * hive_steal_forkjoin for the deque).
  *
  *   queue_bench time [SCALE]  owner push+pop pairs, and steal throughput with
  *                             1 and 2 thieves; Markdown table rows on stdout
@@ -25,7 +27,7 @@
 #include "sched/deque.h"
 #include "sched/global_queue.h"
 #include "sched/ring.h"
-#include "sched/shared_queue.h"
+#include "sched/steal.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
@@ -37,14 +39,14 @@
 #define CALLGRIND_STOP_INSTRUMENTATION
 #endif
 
-enum kind { RING, DEQUE, SHARED };
-static const char *const kind_name[] = {"ring", "deque", "shared"};
+enum kind { RING, DEQUE };
+static const char *const kind_name[] = {"ring", "deque"};
 
 #define POOL 1024u /* tasks are only queued by pointer: a small pool suffices */
 static struct hive_task pool[POOL];
-static struct hive_ring rings[3];
-static struct hive_deque deque;
-static struct hive_shared_queue shared;
+/* Core 0 is the owner (its ring, its deque); thieves are cores 1 and 2. */
+static struct hive_core_queues cores[3];
+#define deque (&cores[0].forkjoin)
 static struct hive_global global = HIVE_GLOBAL_INIT;
 
 static double now(void)
@@ -63,9 +65,7 @@ static void die(const char *what)
 static void reset(void)
 {
     for (unsigned i = 0; i < 3; i++)
-        hive_ring_init(&rings[i]);
-    hive_deque_init(&deque);
-    hive_shared_init(&shared);
+        hive_core_queues_init_at(&cores[i], 0);
     hive_global_init(&global);
 }
 
@@ -86,13 +86,12 @@ static void reset(void)
         if ((pop) != NULL)                                                     \
             die("pairs left a task behind");                                   \
     }
-PAIRS(pairs_ring, (hive_ring_push(&rings[0], t, &global), 0), hive_ring_pop(&rings[0]))
-PAIRS(pairs_deque, hive_deque_push(&deque, t), hive_deque_pop(&deque))
-PAIRS(pairs_shared, hive_shared_push(&shared, t), hive_shared_pop(&shared))
+PAIRS(pairs_ring, (hive_ring_push(&cores[0].ring, t, &global), 0), hive_ring_pop(&cores[0].ring))
+PAIRS(pairs_deque, hive_deque_push(deque, t), hive_deque_pop(deque))
 
 static void pairs(enum kind k, unsigned long n)
 {
-    (k == RING ? pairs_ring : k == DEQUE ? pairs_deque : pairs_shared)(n);
+    (k == RING ? pairs_ring : pairs_deque)(n);
 }
 
 /* ---- steal throughput: the owner only pushes, thieves take everything ------ */
@@ -106,8 +105,9 @@ struct run {
 struct thief {
     pthread_t th;
     struct run *run;
-    unsigned me; /* its own ring: rings[me] */
+    unsigned me; /* its own queues: cores[me] */
     unsigned long taken, steals;
+    struct hive_core_stats stats;
 };
 
 static void *thief_main(void *arg)
@@ -119,31 +119,25 @@ static void *thief_main(void *arg)
     while (!atomic_load_explicit(&run->go, memory_order_acquire))
         sched_yield();
     for (;;) {
-        struct hive_task *t = NULL;
+        struct hive_task *t;
         if (run->k == RING) {
-            t = hive_ring_steal(&rings[0], &rings[th->me]);
+            t = hive_steal_from(&cores[0], &cores[th->me], &th->stats);
             if (t) {
                 th->steals++;
                 th->taken++;
-                while (hive_ring_pop(&rings[th->me]))
+                while (hive_ring_pop(&cores[th->me].ring))
                     th->taken++;
                 continue;
             }
-        } else if (run->k == DEQUE) {
-            enum hive_steal_result r = hive_deque_steal(&deque, &t);
-            if (r == HIVE_STEAL_BUSY)
-                continue;
         } else {
-            t = hive_shared_pop(&shared);
+            t = hive_steal_forkjoin(&cores[0], &th->stats);
         }
         if (t) {
             th->steals++;
             th->taken++;
             continue;
         }
-        uint32_t left = run->k == RING    ? hive_ring_len(&rings[0])
-                        : run->k == DEQUE ? hive_deque_len(&deque)
-                                          : hive_shared_len(&shared);
+        uint32_t left = run->k == RING ? hive_ring_len(&cores[0].ring) : hive_deque_len(deque);
         /* len is a hint: whatever a wrong "0" leaves, the owner drains.
          * acquire: pairs with the owner's release store of pushed_all. */
         if (atomic_load_explicit(&run->pushed_all, memory_order_acquire) && left == 0)
@@ -151,6 +145,16 @@ static void *thief_main(void *arg)
         sched_yield(); /* more threads than cores: let the owner run */
     }
     return NULL;
+}
+
+/* Owner: free slots of r, measured from the steal head as its push does. */
+static uint32_t ring_room(struct hive_ring *r)
+{
+    /* relaxed: only the owner, the caller, writes tail. */
+    uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    /* acquire: pairs with the release CAS ending a steal, as in hive_ring_push. */
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    return HIVE_RING_CAP - (tail - hive_ring_steal_head(head));
 }
 
 /* Returns seconds; *steals gets the successful steal operations. */
@@ -171,13 +175,11 @@ static double steal_run(enum kind k, unsigned nthieves, unsigned long total, uns
         struct hive_task *t = &pool[i % POOL];
         bool full;
         if (k == RING) {
-            full = hive_ring_room(&rings[0]) == 0; /* never overflow: steals only */
+            full = ring_room(&cores[0].ring) == 0; /* never overflow: steals only */
             if (!full)
-                hive_ring_push(&rings[0], t, &global);
-        } else if (k == DEQUE) {
-            full = hive_deque_push(&deque, t) != NULL;
+                hive_ring_push(&cores[0].ring, t, &global);
         } else {
-            full = hive_shared_push(&shared, t) != NULL;
+            full = hive_deque_push(deque, t) != NULL;
         }
         if (full)
             sched_yield();
@@ -197,9 +199,7 @@ static double steal_run(enum kind k, unsigned nthieves, unsigned long total, uns
     double secs = now() - t0;
     /* Left behind by a thief that saw pushed_all and an empty-looking ring. */
     for (;;) {
-        struct hive_task *t = k == RING    ? hive_ring_pop(&rings[0])
-                              : k == DEQUE ? hive_deque_pop(&deque)
-                                           : hive_shared_pop(&shared);
+        struct hive_task *t = k == RING ? hive_ring_pop(&cores[0].ring) : hive_deque_pop(deque);
         if (!t)
             break;
         taken++;
@@ -216,21 +216,19 @@ static double steal_run(enum kind k, unsigned nthieves, unsigned long total, uns
  * (callgrind's inclusive cost of the steal function). */
 static void steal_setup(enum kind k, unsigned fill)
 {
-    if (k == RING) {
-        hive_ring_init(&rings[0]);
-        hive_ring_init(&rings[1]);
-        for (unsigned i = 0; i < fill; i++)
-            hive_ring_push(&rings[0], &pool[i], &global);
-    } else {
-        hive_deque_init(&deque);
-        for (unsigned i = 0; i < fill; i++)
-            hive_deque_push(&deque, &pool[i]);
+    hive_core_queues_init_at(&cores[0], 0);
+    hive_core_queues_init_at(&cores[1], 0);
+    for (unsigned i = 0; i < fill; i++) {
+        if (k == RING)
+            hive_ring_push(&cores[0].ring, &pool[i], &global);
+        else
+            hive_deque_push(deque, &pool[i]);
     }
 }
 
 static void count(const char *op, unsigned long n)
 {
-    enum kind k = strncmp(op, "ring", 4) == 0 ? RING : strncmp(op, "deque", 5) == 0 ? DEQUE : SHARED;
+    enum kind k = strncmp(op, "ring", 4) == 0 ? RING : DEQUE;
     const char *dash = strchr(op, '-');
     const char *what = dash ? dash + 1 : op;
     unsigned fill = strncmp(what, "steal1", 6) == 0 ? 1 : HIVE_RING_CAP;
@@ -246,19 +244,19 @@ static void count(const char *op, unsigned long n)
         for (unsigned long i = 0; i < n; i++)
             __asm__ volatile("" ::: "memory");
         CALLGRIND_STOP_INSTRUMENTATION;
-    } else if (strncmp(what, "steal", 5) == 0 && k != SHARED) {
-        struct hive_task *t;
+    } else if (strncmp(what, "steal", 5) == 0 && (strncmp(op, "ring", 4) == 0 ||
+                                                  strncmp(op, "deque", 5) == 0)) {
+        struct hive_core_stats stats = {0};
         CALLGRIND_START_INSTRUMENTATION;
         for (unsigned long i = 0; i < n; i++) {
             steal_setup(k, fill);
-            if (k == RING ? !hive_ring_steal(&rings[0], &rings[1])
-                          : hive_deque_steal(&deque, &t) != HIVE_STEAL_OK)
+            if (k == RING ? !hive_steal_from(&cores[0], &cores[1], &stats)
+                          : !hive_steal_forkjoin(&cores[0], &stats))
                 die("steal failed");
         }
         CALLGRIND_STOP_INSTRUMENTATION;
     } else {
-        die("count: OP is loop, {ring,deque,shared}-pair, ring-steal1, ring-stealhalf "
-            "or deque-steal1");
+        die("count: OP is loop, {ring,deque}-pair, ring-steal1, ring-stealhalf or deque-steal1");
     }
 }
 
@@ -313,11 +311,9 @@ static void time_steals(enum kind k, unsigned nthieves, unsigned long total)
             steals = s;
         }
     }
-    printf("| %s | %s, %u %s | %u | %.1f ns/task | %.1f M tasks/s | %.1f tasks/steal |\n",
-           kind_name[k], k == SHARED ? "push vs pop" : "owner pushes, thieves steal", nthieves,
-           k == SHARED ? (nthieves > 1 ? "consumers" : "consumer") : (nthieves > 1 ? "thieves" : "thief"),
-           nthieves + 1, best * 1e9 / total, total / best * 1e-6,
-           steals ? (double)total / steals : 0.0);
+    printf("| %s | owner pushes, %u %s steal | %u | %.1f ns/task | %.1f M tasks/s | %.1f tasks/steal |\n",
+           kind_name[k], nthieves, nthieves > 1 ? "thieves" : "thief", nthieves + 1,
+           best * 1e9 / total, total / best * 1e-6, steals ? (double)total / steals : 0.0);
 }
 
 int main(int argc, char **argv)
@@ -341,9 +337,9 @@ int main(int argc, char **argv)
 
     printf("| queue | case | threads | time | rate | batch |\n|---|---|---|---|---|---|\n");
     time_cas(pairs_n);
-    for (int k = RING; k <= SHARED; k++)
+    for (int k = RING; k <= DEQUE; k++)
         time_pairs((enum kind)k, pairs_n);
-    for (int k = RING; k <= SHARED; k++)
+    for (int k = RING; k <= DEQUE; k++)
         for (unsigned n = 1; n <= 2; n++)
             time_steals((enum kind)k, n, tasks_n);
     return 0;

@@ -171,7 +171,8 @@ inline POP(i, t) {
   od
 }
 
-/* hive_ring_steal = steal_claim + steal_finish, src -> dst (the caller's). */
+/* A ring steal (hive_steal_from in sched/steal.c) = steal_claim +
+ * steal_finish, src -> dst (the caller's). */
 inline STEAL(src, dst, t) {
   t = 0;
   /* claim: dst's room, measured from its steal head (acquire) */

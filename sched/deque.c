@@ -18,11 +18,6 @@ void hive_deque_init_at(struct hive_deque *d, uint32_t start)
         atomic_init(&d->slot[i], NULL);
 }
 
-void hive_deque_init(struct hive_deque *d)
-{
-    hive_deque_init_at(d, 0);
-}
-
 enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task **out)
 {
     /* acquire: pairs with the seq_cst CAS on top by other thieves and pop. */

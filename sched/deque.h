@@ -1,10 +1,12 @@
 /*
- * The classic Chase-Lev deque on a fixed ring (seed 002; orderings from Lê,
- * Pop, Cohen and Zappa Nardelli, PPoPP 2013): the owner pushes and pops at
- * the bottom (LIFO), thieves take one task at a time from the top (FIFO).
+ * The classic Chase-Lev deque on a fixed ring (C11 orderings as Lê, Pop,
+ * Cohen and Zappa Nardelli proved them for it, PPoPP 2013): the owner pushes
+ * and pops at the bottom (LIFO), thieves take one task at a time from the top
+ * (FIFO).
  *
  * The ring never grows: a full push hands the task back and the caller runs
- * it inline (the Cilk overflow rule of seed 004). That is also what makes it
+ * it inline, as Cilk does on overflow: the work still gets done, on the
+ * pusher's stack, and nothing allocates. That is also what makes it
  * safe - a growable deque that frees its old buffer while a thief may still
  * read it is a use-after-free.
  *
@@ -39,8 +41,8 @@ struct hive_deque {
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_DEQUE_CAP];
 };
 
-void hive_deque_init(struct hive_deque *d);
-void hive_deque_init_at(struct hive_deque *d, uint32_t start); /* for tests: wrap */
+/* Empty, both indices at `start` (tests start near 2^32 to wrap). */
+void hive_deque_init_at(struct hive_deque *d, uint32_t start);
 
 /* Owner: push t at the bottom. Returns NULL, or t itself when the deque is
  * full: the caller runs it inline. */
@@ -70,7 +72,8 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
     atomic_store_explicit(&d->bottom, b, memory_order_release);
     /* The claim of slot b must be visible before we read top, or a thief and
      * we could both take it: the seq_cst fence pairs with the one in
-     * hive_deque_steal (seed 002; Le et al. 2013, fig. 1). */
+     * hive_deque_steal: of a pop and a steal racing for the same slot, at
+     * least one sees the other's index move (deque.c). */
     atomic_thread_fence(memory_order_seq_cst);
     /* relaxed: ordered by the fence above. */
     uint32_t t = atomic_load_explicit(&d->top, memory_order_relaxed);

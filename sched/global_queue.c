@@ -4,7 +4,7 @@
  * Invariants under the lock: head == NULL iff tail == NULL iff len == 0; the
  * list from head through next reaches tail in exactly len steps. Every path
  * holds the lock for O(1) pointer writes except pop_batch, which walks at most
- * max nodes (128 in practice) to cut the list.
+ * max nodes (HIVE_GLOBAL_BATCH, 32, in the scheduler) to cut the list.
  */
 #include "sched/global_queue.h"
 
@@ -31,7 +31,7 @@ void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
         g->head = first;
     g->tail = last;
     /* relaxed load: len is only written under the lock we hold; the store is
-     * seq_cst for the sleep/wake protocol described in global_queue.h. */
+     * seq_cst (global_queue.h says what the idle protocol needs of it). */
     atomic_store(&g->len, atomic_load_explicit(&g->len, memory_order_relaxed) + n);
     hive_spin_unlock(&g->lock, irq);
 }
@@ -66,10 +66,4 @@ struct hive_task *hive_global_pop_batch(struct hive_global *g, unsigned long max
     hive_spin_unlock(&g->lock, irq);
     *got = n;
     return n ? first : NULL;
-}
-
-struct hive_task *hive_global_pop(struct hive_global *g)
-{
-    unsigned long got;
-    return hive_global_pop_batch(g, 1, &got);
 }

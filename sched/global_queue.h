@@ -2,8 +2,8 @@
  * The global injection queue: multi-producer, multi-consumer, intrusive.
  *
  * Where work enters from outside a core's ring: tasks spawned from interrupt
- * handlers or foreign cores, ring overflow, and the spill of the deque and
- * shared strategies. Tasks are linked through hive_task.next, so the queue
+ * handlers, from outside a run or from threads that are not workers, and the
+ * overflow of a full ring (sched/ring.c). Tasks are linked through hive_task.next, so the queue
  * never allocates and a batch of any length is appended in O(1).
  *
  * It is a FIFO list under a spinlock taken with interrupts masked
@@ -32,10 +32,13 @@ struct hive_global {
     struct hive_task *head; /* oldest; under lock */
     struct hive_task *tail; /* newest; under lock */
     /*
-     * Written only under the lock, read without it. seq_cst so that a core
-     * that publishes work here and then checks "is anyone searching?" with a
-     * seq_cst read-modify-write, and a searcher that announces itself and then
-     * checks is_empty, cannot both miss each other (the sleep/wake protocol).
+     * Written only under the lock, read without it. What the idle protocol
+     * needs of it (sched/idle.c, "Why no wakeup is lost"): a publisher stores
+     * it, then issues a seq_cst fence and loads the idle state (hive_idle_notify);
+     * a searcher changes the idle state with a seq_cst read-modify-write,
+     * issues a seq_cst fence, then loads it (hive_global_is_empty). The two
+     * fences keep them from both missing each other, whatever the order of
+     * these accesses; they are seq_cst all the same, as tested.
      */
     _Atomic unsigned long len;
 };
@@ -55,14 +58,11 @@ void hive_global_push(struct hive_global *g, struct hive_task *t);
 void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
                             struct hive_task *last, unsigned long n);
 
-/* Remove the oldest task, or NULL. */
-struct hive_task *hive_global_pop(struct hive_global *g);
-
 /*
  * Remove up to max of the oldest tasks (in order) as a NULL-terminated list
  * linked through next; *got receives how many. NULL when empty or max == 0.
- * The caller decides max (see hive_ring_refill for the policy
- * min(len / cores + 1, room, 128)).
+ * The caller decides max (hive_take_global in sched/steal.c: its policy is
+ * min(len / cores + 1, HIVE_GLOBAL_BATCH)).
  */
 struct hive_task *hive_global_pop_batch(struct hive_global *g, unsigned long max,
                                         unsigned long *got);

@@ -6,7 +6,7 @@
  * deque hands the task back and it runs inline at once), so the waiter pops
  * its own group's tasks newest first and thieves take the oldest.
  *
- * Group tasks are not counted in hive_g.outstanding (neither are join
+ * Group tasks are not counted in hive_scheduler.outstanding (neither are join
  * halves): a group is waited for by a task of the same run, which is counted
  * and cannot finish before its wait returns, so the run cannot end while the
  * group has tasks. Counting them would put a shared atomic on every group
@@ -32,15 +32,15 @@ void hive_group_task_done(struct hive_group *g)
 static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_task *t)
 {
     t->group = g;
+    t->kind = HIVE_TASK_GROUP;
     /* relaxed: the count only has to be there before the task can finish,
      * which the deque push (release) orders. */
     atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
-    if (hive_deque_push(&w->fj, t)) {
-        hive_worker_run_task(w, t); /* deque full: run it now */
+    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, t)) {
+        hive_run_task(w, t); /* deque full: run it now */
         return;
     }
-    w->st.spawned++;
-    hive_worker_notify(w);
+    w->stats.spawned++;
 }
 
 int hive_group_spawn(struct hive_group *g, struct hive_task *task,
@@ -84,15 +84,14 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
  */
 static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive_group *g)
 {
-    if (!hive_deque_len(&w->fj))
+    if (!hive_deque_len(&w->queues.forkjoin))
         return NULL;
-    struct hive_task *t = hive_deque_pop(&w->fj);
+    struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
     if (t && t->group != g) {
-        (void)hive_deque_push(&w->fj, t);
         /* The push back is a new enqueue (idle.c, rule 1): while the entry
          * was out, the last searcher's rescan may have found this deque
          * empty and parked, and nobody else would look for it. */
-        hive_worker_notify(w);
+        (void)hive_publish(w, HIVE_PUBLISH_FORKJOIN, t);
         t = NULL;
     }
     return t;
@@ -114,14 +113,14 @@ int hive_group_wait(struct hive_group *g)
          * floor (join.c, "Waiting") - where this group's tasks are when the
          * waiting task spawned them, the usual case. */
         struct hive_task *t = NULL;
-        if (!deep && hive_deque_len(&w->fj))
-            t = hive_deque_pop(&w->fj);
+        if (!deep && hive_deque_len(&w->queues.forkjoin))
+            t = hive_deque_pop(&w->queues.forkjoin);
         if (!t)
-            t = hive_worker_find_for_wait(w, -1);
+            t = hive_wait_find_work(w, -1);
         if (!t && deep)
             t = own_task_under_floor(w, g);
         if (t)
-            hive_worker_run_task(w, t);
+            hive_run_task(w, t);
         else
             hive_port_cpu_relax();
     }

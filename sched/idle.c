@@ -1,6 +1,9 @@
 /*
- * The idle protocol: when workers search, park and wake (seed 003, Tokio's
- * "last searcher must notify", with the fixes of the seeds' README).
+ * The idle protocol: when workers search, park and wake. The scheme is the
+ * "last searcher must notify" one of Tokio's scheduler, with two changes
+ * argued below: a waker only claims a parked bit (the woken worker counts
+ * itself back), and a worker's park and unpark are always one pair, whoever
+ * ends the park.
  *
  * State: one atomic word S = unparked << 32 | searching, and a bitmap P of
  * parked workers (bit set = parked and not yet claimed by a waker). Every
@@ -13,8 +16,11 @@
  * first and take the count below zero.)
  *
  * Rules
- *  1. Enqueue: a core that queues work (hive_spawn, a LIFO eviction, a join
- *     push, a global push) then calls hive_idle_notify: a seq_cst fence, a
+ *  1. Enqueue: a core that makes work takeable by other cores (a task evicted
+ *     from its LIFO slot into its ring, a join frame or group task pushed on
+ *     its fork-join deque, a push to the global queue, a batch a waiting core
+ *     stole into its ring; sched/publish.c) then calls hive_idle_notify: a
+ *     seq_cst fence, a
  *     load of S, and if searching == 0 and unparked < n it claims the lowest
  *     set bit of P (fetch_and, checked: if the bit was already clear another
  *     waker won it, try the next) and wakes that worker. So one enqueue wakes
@@ -32,8 +38,8 @@
  *     on its own (timeout, end of run), clearing its bit itself. Either way
  *     it adds one to unparked and one to searching (it leaves as a searcher)
  *     and issues a seq_cst fence. One park, one unpark, whoever cleared the
- *     bit: this is the README's fix - a worker that times out while another
- *     claims it can neither count itself twice nor leak the searching count.
+ *     bit: so a worker that times out while another claims it can neither
+ *     count itself twice nor leak the searching count.
  *
  * Why no wakeup is lost. Call a scan "late" if it reads every queue after a
  * seq_cst RMW of S that follows E's load of S in S's modification order, and
@@ -42,8 +48,9 @@
  * the two fences are ordered E first. Every scan the protocol does is of this
  * kind when its RMW comes after E's load: a searcher scans (steal loop, then
  * the global queue) after its start_search CAS and a fence; the last searcher
- * to park rescans after its fetch_sub and a fence; a claimed worker searches
- * after the claimer's fetch_add, which it sees through its seq_cst bit load.
+ * to park rescans after its fetch_sub and a fence; a claimed worker counts
+ * itself back (fetch_add, then a fence) only after its seq_cst bit load saw
+ * the claimer's fetch_and, which follows the claimer's load of S.
  * Now take an enqueue E (push; fence; load S) and what its load reads:
  *  - searching == 0, unparked < n: k workers have parked and not yet counted
  *    themselves back, and each set its bit before its decrement (rule 3).
@@ -70,7 +77,8 @@
  * Wakes themselves are never lost: hive_port_wake leaves one pending wake per
  * core that the next hive_port_wait consumes, and a parked worker re-checks
  * its bit after every return from hive_port_wait. No step depends on a park
- * timeout (riscv64's first port ignores it; QEMU's aarch64 WFE never sleeps).
+ * timeout: it is optional (none by default, hive_config.park_timeout_ns), so
+ * every wake the argument needs comes from a waker.
  *
  * The cap on searchers is a CAS loop, so searching never exceeds n/2 through
  * rule 2; woken workers may add one more each (a woken core always searches).

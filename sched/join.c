@@ -1,10 +1,11 @@
 /*
- * Fork-join without stackful threads: hive_join and hive_parallel_for.
+ * Fork-join without stackful threads: hive_join (hive_parallel_for, in
+ * parallel_for.c, is built on it).
  *
- * Design (decided with the lead): join work goes to a second per-core queue,
- * a classic Chase-Lev deque (sched/deque.h), beside the FIFO run queue that
- * hive_spawn uses. hive_join pushes a frame for fb at the deque's bottom, runs
- * fa inline, then pops the bottom: the LIFO pop gives the newest task - our
+ * Design: join work goes to a second per-core queue, a classic Chase-Lev
+ * deque (sched/deque.h), beside the FIFO ring that hive_spawn uses.
+ * hive_join pushes a frame for fb at the deque's bottom, runs fa inline,
+ * then pops the bottom: the LIFO pop gives the newest task - our
  * frame, unless a thief took it from the top. The dual-head ring cannot give
  * the newest task back cheaply: an owner pop at its tail would race with batch
  * steals (a thief holding a stale tail can claim an index the owner already
@@ -13,9 +14,11 @@
  * the tree) is exactly what a thief should take. A full deque hands the frame
  * back and fb runs inline (the Cilk overflow rule).
  *
- * The frame lives on the joiner's stack. A thief runs it through
- * hive_join_frame_run, which records who it is (for leapfrogging), calls fb
- * and sets `done` with a release store as its very last access to the frame.
+ * The frame lives on the joiner's stack. Its task header is of kind
+ * HIVE_TASK_JOIN_FRAME, so a thief that takes it runs it through
+ * hive_join_frame_run (run_task.c), which records who the thief is (for
+ * leapfrogging), calls fb and sets `done` with a release store as its very
+ * last access to the frame.
  *
  * Waiting for a stolen fb (hive_group_wait waits the same way, group.c): the
  * joiner runs other work meanwhile (never an idle spin while work exists that
@@ -26,9 +29,9 @@
  * 32 KiB on the boards):
  *   - leapfrogging: tasks from the deque of the core that took our fb - parts
  *     of fb, so running them cannot grow our stack beyond fb's own depth;
- *   - this core's own deque, popped down to w->fj_floor and no lower: the
+ *   - this core's own deque, popped down to w->forkjoin_floor and no lower: the
  *     bottom index when the innermost task this core is running began
- *     (hive_worker_run_task records it). For a join wait the deque is empty
+ *     (run_task.c records it). For a join wait the deque is empty
  *     when the wait begins (our frame was stolen, and thieves take the oldest
  *     first, so everything below it went before it), so these are exactly the
  *     entries pushed during the wait, by work the wait itself ran: TBB's rule.
@@ -61,9 +64,12 @@
  * run a task of its own group found at the bottom under the floor - the very
  * work it waits for, where a serial run of the group would run it too.
  *
- * Cost per join when nobody steals: a push (two stores), the notify check (a
- * seq_cst fence and a load of the idle word, which no core writes while all
- * are busy), and a pop (a seq_cst store and load). The benchmark reports it.
+ * Cost per join when nobody steals: a push (a load of top, a slot store and a
+ * release store of bottom), the notify check (a seq_cst fence and a load of
+ * the idle word, which no core writes while all are busy), and a pop (a
+ * release store of bottom, a seq_cst fence and a load of top; when the frame
+ * is the deque's last entry, as in a join that nothing nested in, also a CAS
+ * of top and a second store of bottom). bench/README.md has the figures.
  */
 #include "sched/sched_internal.h"
 
@@ -87,17 +93,17 @@ void hive_join_frame_run(struct hive_task *t)
     atomic_store_explicit(&f->done, true, memory_order_release);
 }
 
-/* Run other work until *done (join: helpee = the thief's hint). */
-static void wait_until(struct hive_worker *w, atomic_bool *done, _Atomic int *helpee)
+/* Run other work until the stolen frame is done. */
+static void wait_for_frame(struct hive_worker *w, struct join_frame *f)
 {
     w->wait_depth++;
-    /* acquire: pairs with the release store that ends the awaited task. */
-    while (!atomic_load_explicit(done, memory_order_acquire)) {
+    /* acquire: pairs with the release store that ends hive_join_frame_run. */
+    while (!atomic_load_explicit(&f->done, memory_order_acquire)) {
         /* relaxed: a hint (see hive_join_frame_run). */
-        int h = helpee ? atomic_load_explicit(helpee, memory_order_relaxed) : -1;
-        struct hive_task *t = hive_worker_find_for_wait(w, h);
+        int thief = atomic_load_explicit(&f->thief, memory_order_relaxed);
+        struct hive_task *t = hive_wait_find_work(w, thief);
         if (t)
-            hive_worker_run_task(w, t);
+            hive_run_task(w, t);
         else
             hive_port_cpu_relax();
     }
@@ -113,34 +119,34 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
         return HIVE_ESTATE;
     struct join_frame f;
     f.task.next = NULL;
-    f.task.fn = hive_join_frame_run;
+    f.task.fn = NULL; /* its kind runs it: hive_join_frame_run */
     f.task.group = NULL;
+    f.task.kind = HIVE_TASK_JOIN_FRAME;
     atomic_init(&f.task.state, HIVE_TASK_QUEUED);
     f.fn = fb;
     f.arg = b;
     atomic_init(&f.thief, -1);
     atomic_init(&f.done, false);
 
-    if (hive_deque_push(&w->fj, &f.task)) {
+    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, &f.task)) {
         /* Deque full: run both here. */
         fa(a);
         fb(b);
         return HIVE_OK;
     }
     /* Our frame's index: exact, only this core moves the bottom. */
-    uint32_t fidx = hive_deque_bottom(&w->fj) - 1;
-    w->st.spawned++;
-    hive_worker_notify(w);
+    uint32_t frame_index = hive_deque_bottom(&w->queues.forkjoin) - 1;
+    w->stats.spawned++;
     fa(a);
     /* Take back what fa left above our frame, and the frame, but nothing
      * under it: that belongs to the frames below us on this stack. The frame
      * is gone if a thief took it (then so is everything older) or if a wait
      * inside fa ran it (then f.done is already set). */
-    while ((int32_t)(hive_deque_bottom(&w->fj) - fidx) > 0) {
-        struct hive_task *t = hive_deque_pop(&w->fj);
+    while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - frame_index) > 0) {
+        struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
         if (t == &f.task) {
-            w->st.tasks_run++;
-            w->st.joins_inline++;
+            w->stats.tasks_run++;
+            w->stats.joins_inline++;
             fb(b);
             return HIVE_OK;
         }
@@ -148,60 +154,12 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
             break;
         /* Newer than our frame: group tasks fa spawned and did not wait
          * for. Ready work; run it and look again. */
-        hive_worker_run_task(w, t);
+        hive_run_task(w, t);
     }
     /* Our frame was stolen (thieves take the oldest first, so nothing older
      * is left below it either, and the deque is empty now), or fa's own waits
      * ran it and done is set. */
-    w->st.joins_waited++;
-    wait_until(w, &f.done, &f.thief);
-    return HIVE_OK;
-}
-
-/* ---- hive_parallel_for ------------------------------------------------------------ */
-
-struct pf {
-    void (*fn)(size_t lo, size_t hi, void *ctx);
-    void *ctx;
-    size_t grain;
-};
-
-struct pf_range {
-    const struct pf *p;
-    size_t lo, hi;
-};
-
-static void pf_run(void *arg)
-{
-    const struct pf_range *r = arg;
-    if (r->hi - r->lo <= r->p->grain) {
-        r->p->fn(r->lo, r->hi, r->p->ctx);
-        return;
-    }
-    size_t mid = r->lo + (r->hi - r->lo) / 2;
-    struct pf_range left = {r->p, r->lo, mid};
-    struct pf_range right = {r->p, mid, r->hi};
-    hive_join(pf_run, &left, pf_run, &right);
-}
-
-int hive_parallel_for(size_t lo, size_t hi, size_t grain,
-                      void (*fn)(size_t lo, size_t hi, void *ctx), void *ctx)
-{
-    if (!fn)
-        return HIVE_EINVAL;
-    if (!hive_self())
-        return HIVE_ESTATE;
-    if (lo >= hi)
-        return HIVE_OK;
-    if (grain == 0) {
-        /* About 8 chunks per worker: enough slack for stealing to balance. */
-        size_t chunks = (size_t)hive_g.n * 8;
-        grain = (hi - lo + chunks - 1) / chunks;
-        if (grain == 0)
-            grain = 1;
-    }
-    struct pf p = {fn, ctx, grain};
-    struct pf_range all = {&p, lo, hi};
-    pf_run(&all);
+    w->stats.joins_waited++;
+    wait_for_frame(w, &f);
     return HIVE_OK;
 }

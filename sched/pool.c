@@ -102,6 +102,7 @@ struct hive_task *hive_pool_get(void (*fn)(void *), void *arg)
     it->fn = fn;
     it->arg = arg;
     it->task.group = NULL;
+    it->task.kind = HIVE_TASK_COUNTED; /* a group spawn makes it HIVE_TASK_GROUP */
     /* relaxed: the header is ours; the queue it goes into publishes it. */
     atomic_store_explicit(&it->task.state, HIVE_TASK_QUEUED, memory_order_relaxed);
     return &it->task;

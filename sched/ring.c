@@ -63,7 +63,7 @@
  * Overflow fairness: which half leaves. The older half [r, r + CAP/2) is what
  * this core would run next; the newer half has 128 tasks queued ahead of it
  * here, and new work keeps arriving behind it. Sending the older half to the
- * back of the global queue (as seed 000 does) makes the oldest tasks wait
+ * back of the global queue (the simpler choice) makes the oldest tasks wait
  * behind everything already in the global queue and behind the newer half
  * that stays here, and under a steady flood they are the ones that keep
  * bouncing. Sending the newer half plus the new task keeps the order the tasks
@@ -73,20 +73,21 @@
  * safely: a thief's claim always starts at real, so the owner cannot carve the
  * newer half out from under a concurrent claim without owning [real, tail).
  *
- * Steal room check (a known flaw in seed 000, which copies without looking):
- * the thief writes dst slots [dst.tail, dst.tail + n - 1). Slots at and after
+ * Steal room check: a steal that copied without looking could overwrite slots
+ * the destination's own thieves are still reading. The thief writes dst slots
+ * [dst.tail, dst.tail + n - 1). Slots at and after
  * dst.steal - not dst.real - may still be being read by a thief of dst, so the
  * room is CAP - (dst.tail - dst.steal). It only grows while the claim is in
  * flight (only dst's owner, the caller, fills dst), so checking before the
  * claim CAS is enough; a steal that does not fit is refused, never partial.
  *
  * Memory ordering (a bare CAS or load below is seq_cst; the rare paths keep it):
- *   - tail store (push, push_list, steal finish) is release and a thief's tail
+ *   - tail store (push, overflow, steal finish) is release and a thief's tail
  *     load is acquire: a thief that sees tail = t sees slots [.., t) written,
  *     and the tasks' contents written before they were pushed. Slot stores and
  *     loads are therefore relaxed.
  *   - The release CAS ending a steal pairs with the owner's acquire head loads
- *     (push, room, and the dst head load of the owner's own steals): the thief
+ *     (push, and the dst head load of the owner's own steals): the thief
  *     has finished reading a slot before the owner may overwrite it (I4).
  *     Every later change of head is a CAS, so it stays in that release
  *     sequence and an acquire load of any later head value still synchronizes.
@@ -115,11 +116,6 @@ void hive_ring_init_at(struct hive_ring *r, uint32_t start)
         atomic_init(&r->slot[i], NULL);
 }
 
-void hive_ring_init(struct hive_ring *r)
-{
-    hive_ring_init_at(r, 0);
-}
-
 uint32_t hive_ring_len(struct hive_ring *r)
 {
     /* relaxed (both): a hint; a torn pair is caught by the range check. */
@@ -127,28 +123,6 @@ uint32_t hive_ring_len(struct hive_ring *r)
     uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
     uint32_t len = tail - hive_ring_real_head(head);
     return len > HIVE_RING_CAP ? 0 : len;
-}
-
-uint32_t hive_ring_room(struct hive_ring *r)
-{
-    /* relaxed: only this core writes tail. */
-    uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-    /* acquire: pairs with the release CAS ending a steal; the caller is about
-     * to overwrite the slots this reports free. */
-    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
-    return HIVE_RING_CAP - (tail - hive_ring_steal_head(head));
-}
-
-void hive_ring_push_list(struct hive_ring *r, struct hive_task *first, uint32_t n)
-{
-    /* relaxed: only this core writes tail. */
-    uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-    struct hive_task *t = first;
-    for (uint32_t i = 0; i < n; i++, t = t->next)
-        /* relaxed: published by the release store of tail below. */
-        atomic_store_explicit(&r->slot[(tail + i) & HIVE_RING_MASK], t, memory_order_relaxed);
-    /* release: pairs with the acquire load of tail in hive_ring_steal_claim. */
-    atomic_store_explicit(&r->tail, tail + n, memory_order_release);
 }
 
 bool hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
@@ -206,23 +180,6 @@ bool hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_g
     return true;
 }
 
-struct hive_task *hive_ring_refill(struct hive_ring *r, struct hive_global *g, unsigned cores)
-{
-    if (hive_global_is_empty(g))
-        return NULL;
-    unsigned long n = hive_global_len(g) / (cores ? cores : 1) + 1;
-    unsigned long room = hive_ring_room(r);
-    if (n > room + 1)
-        n = room + 1;
-    if (n > HIVE_RING_HALF)
-        n = HIVE_RING_HALF;
-    unsigned long got;
-    struct hive_task *first = hive_global_pop_batch(g, n, &got);
-    if (first && got > 1)
-        hive_ring_push_list(r, first->next, (uint32_t)(got - 1));
-    return first;
-}
-
 enum hive_steal_result hive_ring_steal_claim(struct hive_ring *src, struct hive_ring *dst,
                                              struct hive_ring_claim *c)
 {
@@ -242,7 +199,7 @@ enum hive_steal_result hive_ring_steal_claim(struct hive_ring *src, struct hive_
         if (steal != real)
             return HIVE_STEAL_BUSY;
         /* acquire: pairs with the release stores of src's tail (push,
-         * push_list, overflow, steal finish): slots [real, tail) are written. */
+         * overflow, steal finish): slots [real, tail) are written. */
         uint32_t tail = atomic_load_explicit(&src->tail, memory_order_acquire);
         uint32_t avail = tail - real;
         if (avail > HIVE_RING_CAP) {
@@ -288,7 +245,7 @@ struct hive_task *hive_ring_steal_finish(struct hive_ring *src, struct hive_ring
 
     /* Release: steal head catches up with real head (including any pops made
      * meanwhile). seq_cst CAS, whose release half pairs with the owner's
-     * acquire head loads (push, room, dst side of its own steals). */
+     * acquire head loads (push, dst side of its own steals). */
     /* relaxed: a snapshot that the CAS validates. */
     uint64_t head = atomic_load_explicit(&src->head, memory_order_relaxed);
     for (;;) {
@@ -302,12 +259,4 @@ struct hive_task *hive_ring_steal_finish(struct hive_ring *src, struct hive_ring
          * by thieves of dst. */
         atomic_store_explicit(&dst->tail, c->dst_tail + c->n - 1, memory_order_release);
     return first;
-}
-
-struct hive_task *hive_ring_steal(struct hive_ring *src, struct hive_ring *dst)
-{
-    struct hive_ring_claim c;
-    if (hive_ring_steal_claim(src, dst, &c) != HIVE_STEAL_OK)
-        return NULL;
-    return hive_ring_steal_finish(src, dst, &c);
 }

@@ -1,6 +1,7 @@
 /*
- * The per-core run queue: a fixed ring with a packed dual head (seed 000,
- * with the fixes listed in the seeds' README). The protocol, its invariants and
+ * The per-core run queue: a fixed ring with a packed dual head (a steal head
+ * and a real head in one 64-bit word, so a thief can claim half the ring with
+ * one CAS while the owner keeps popping). The protocol, its invariants and
  * the reason for every memory ordering are stated at the top of ring.c.
  *
  * One owner core pushes at the tail and pops at the head (FIFO; the LIFO
@@ -9,11 +10,12 @@
  * moves half of it plus the new task to the global queue as one batch.
  *
  * Who may call what:
- *   owner of r only:  hive_ring_push, hive_ring_pop, hive_ring_room,
- *                     hive_ring_push_list, hive_ring_refill;
- *                     and every steal function with r as dst;
- *   any core:         hive_ring_steal*, with src = the victim, dst = the
- *                     caller's own ring (src != dst); hive_ring_len (a hint).
+ *   owner of r only:  hive_ring_push, hive_ring_pop;
+ *                     and both steal functions with r as dst;
+ *   any core:         hive_ring_steal_claim and hive_ring_steal_finish, with
+ *                     src = the victim, dst = the caller's own ring
+ *                     (src != dst; sched/steal.c is their one caller in the
+ *                     scheduler); hive_ring_len (a hint).
  * Interrupt handlers never touch a ring: they push to the global queue.
  */
 #ifndef HIVE_SCHED_RING_H
@@ -54,8 +56,8 @@ static inline uint64_t hive_ring_pack(uint32_t steal, uint32_t real)
 static inline uint32_t hive_ring_steal_head(uint64_t head) { return (uint32_t)(head >> 32); }
 static inline uint32_t hive_ring_real_head(uint64_t head) { return (uint32_t)head; }
 
-void hive_ring_init(struct hive_ring *r);
-/* For tests: start every index at `start` (e.g. 2^32 - 5 to cross the wrap). */
+/* Empty, every index at `start`: the scheduler starts at 0, tests near 2^32
+ * (e.g. 2^32 - 5) to cross the wrap. */
 void hive_ring_init_at(struct hive_ring *r, uint32_t start);
 
 /* Full ring: overflow to g (see ring.c). True if work went to g. */
@@ -110,22 +112,6 @@ static inline struct hive_task *hive_ring_pop(struct hive_ring *r)
  * an upper bound - 0 from the owner does mean empty. */
 uint32_t hive_ring_len(struct hive_ring *r);
 
-/* Owner: free slots, measured from the steal head (slots a thief is still
- * copying out are not free). */
-uint32_t hive_ring_room(struct hive_ring *r);
-
-/* Owner: append n tasks of a list linked through next, in order, with one
- * tail update. Requires n <= hive_ring_room(r). */
-void hive_ring_push_list(struct hive_ring *r, struct hive_task *first, uint32_t n);
-
-/*
- * Owner: take a batch from the global queue. Pops
- *   min(global length / cores + 1, hive_ring_room(r) + 1, HIVE_RING_HALF)
- * tasks (the + 1 on room: one of them is returned to run at once, the rest go
- * into the ring). Returns that task, or NULL if the global queue was empty.
- */
-struct hive_task *hive_ring_refill(struct hive_ring *r, struct hive_global *g, unsigned cores);
-
 enum hive_steal_result {
     HIVE_STEAL_EMPTY = 0, /* the victim had nothing */
     HIVE_STEAL_OK,        /* claimed; finish with hive_ring_steal_finish */
@@ -133,7 +119,7 @@ enum hive_steal_result {
     HIVE_STEAL_NO_ROOM,   /* dst cannot take the batch: refused, nothing claimed */
 };
 
-/* What phase 1 claimed: victim slots [start, start + n), copied to dst from dst_tail. */
+/* What a claim took: victim slots [start, start + n), copied to dst from dst_tail. */
 struct hive_ring_claim {
     uint32_t start;
     uint32_t n;
@@ -141,18 +127,16 @@ struct hive_ring_claim {
 };
 
 /*
- * The three phases of a steal, split so tests and the fuzzer can interleave
- * other operations between them. Between claim and finish the caller must not
- * touch dst as its owner (no push, pop or refill): claim measured dst's room.
+ * A steal in two calls: claim, then finish (copy out and release). Split so
+ * that the steal can count what it claimed (sched/steal.c) and the fuzzer can
+ * interleave other operations between them, as a preempted thief sees them.
+ * Between claim and finish the caller must not touch dst as its owner (no
+ * push or pop): claim measured dst's room. finish returns the oldest claimed
+ * task, to run at once; the others are in dst.
  */
 enum hive_steal_result hive_ring_steal_claim(struct hive_ring *src, struct hive_ring *dst,
                                              struct hive_ring_claim *c);
 struct hive_task *hive_ring_steal_finish(struct hive_ring *src, struct hive_ring *dst,
                                          const struct hive_ring_claim *c);
-
-/* Steal half of src (rounded up, at most HIVE_RING_HALF) into dst, the
- * caller's own ring; returns one of the stolen tasks to run at once, or NULL
- * (empty, busy, or no room in dst). */
-struct hive_task *hive_ring_steal(struct hive_ring *src, struct hive_ring *dst);
 
 #endif

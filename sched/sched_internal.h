@@ -1,19 +1,28 @@
 /*
- * The scheduler's shared internals: one struct hive_worker per core, the run
- * state, and the helpers that spawn.c, join.c, group.c, pool.c and worker.c
- * share. Not a public header.
+ * The scheduler's shared internals: one struct hive_worker per core, the
+ * state of the run (struct hive_scheduler), and the functions the files of
+ * sched/ call in one another. Not a public header.
  *
- * Two queues per core (a decision of the lead, see also sched/join.c):
- *   - the FIFO run queue (sched/runq.h, by default the dual-head ring of seed
- *     000) plus a one-task LIFO slot in front of it, for hive_spawn;
- *   - a classic Chase-Lev deque (sched/deque.h), for fork-join work (join,
- *     group, parallel_for): the owner pushes and pops at the bottom, so a
- *     join gets its newest task back; thieves take the top, the oldest and
- *     (for divide-and-conquer) largest piece.
- * An owner LIFO pop at the tail of the dual-head ring would race with batch
- * steals (a thief that read a stale tail can claim an index the owner already
- * popped, unless every owner pop CASes), so the ring stays FIFO and fork-join
- * gets its own deque.
+ * Each core owns three places that hold ready tasks: a one-task LIFO slot
+ * (hive_spawn's newest task, run next while it is cache-hot; never stolen),
+ * and the two queues of struct hive_core_queues (sched/steal.h) that other
+ * cores may steal from: the FIFO ring for spawned tasks and the Chase-Lev
+ * deque for fork-join work (join frames, group tasks).
+ *
+ * The files, each saying at its top what it owns:
+ *   run.c        hive_run: a run's setup and teardown, and when it ends
+ *   worker.c     the worker loop: find work, run it, park; ticks
+ *   find_work.c  where a worker looks for work, in which order
+ *   victims.c    which other cores a searching worker steals from
+ *   steal.c      taking work from one victim or from the global queue
+ *   publish.c    making work visible to other cores, then notifying
+ *   park.c       parking an idle worker
+ *   run_task.c   running one task taken from a queue
+ *   wait.c       what a core waiting in a join or group wait may run
+ *   spawn.c, join.c, group.c, pool.c  the public ways to make work
+ *   idle.c       the idle protocol (searching, parking, waking)
+ *   ring.c, deque.c, global_queue.c  the queues
+ *   stats.c      per-core statistics
  */
 #ifndef HIVE_SCHED_INTERNAL_H
 #define HIVE_SCHED_INTERNAL_H
@@ -36,28 +45,42 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 #include "sched/deque.h"
 #include "sched/global_queue.h"
 #include "sched/idle.h"
-#include "sched/runq.h"
+#include "sched/steal.h"
 
-/* hive_task.state */
+/* hive_task.state: IDLE -> QUEUED is a spawn's claim (spawn.c); the worker
+ * stores IDLE again just before it calls fn (run_task.c). */
 #define HIVE_TASK_IDLE 0u
 #define HIVE_TASK_QUEUED 1u
 
-/* Scheduling constants (seed 003). */
+/* hive_task.kind: what running the task means besides calling fn, set when
+ * the task is queued (run_task.c reads it). */
+enum hive_task_kind {
+    /* hive_spawn(_fn) and the run's entry: counted in outstanding, so its
+     * end may end the run; its state goes back to IDLE before fn runs. */
+    HIVE_TASK_COUNTED = 0,
+    /* A group's task: uncounted, its end is counted in its group instead. */
+    HIVE_TASK_GROUP,
+    /* A join frame (join.c): a second half someone may steal. Uncounted and
+     * without a state; the joiner waits for its done flag. */
+    HIVE_TASK_JOIN_FRAME,
+};
+
+/* Scheduling constants. The measurements behind the interval bounds and the
+ * latency target are in find_work.c. */
 #define HIVE_LIFO_MAX_POLLS 3u   /* LIFO-slot takes in a row before the ring gets a turn */
-#define HIVE_BUDGET 128u         /* tasks per tick (see worker.c) */
-#define HIVE_GLOBAL_BATCH 32u    /* most tasks one global pull takes */
+#define HIVE_BUDGET 128u         /* tasks per tick (worker.c) */
 #define HIVE_INTERVAL_MIN 8u     /* global-queue poll interval bounds, in polls */
 #define HIVE_INTERVAL_MAX 128u
 #define HIVE_INTERVAL_INIT 32u
 #define HIVE_GLOBAL_LATENCY_NS 1000000u /* target wait of a globally queued task */
 /* Nested join waits that may run any task before a waiter only helps the core
- * that took its fb (bounds stack depth; see join.c). */
+ * that took its frame (bounds stack depth; see join.c). */
 #define HIVE_JOIN_NEST_FREE 2u
 
 struct hive_worker {
     /* ---- owner-only (the LIFO slot is never stolen) ---- */
     _Alignas(HIVE_CACHE_LINE) struct hive_task *lifo;
-    struct hive_task *batch; /* prefetched global batch, linked through next */
+    struct hive_task *batch; /* the rest of the last global pull, linked through next */
     unsigned id;
     unsigned lifo_polls;    /* LIFO takes in a row */
     unsigned polls;         /* find-work calls, for the global interval */
@@ -66,21 +89,21 @@ struct hive_worker {
     /* Deque bottom when the innermost task this core is running began: a
      * wait nested deeper than HIVE_JOIN_NEST_FREE may pop its own deque down
      * to here and no further (sched/join.c, "Waiting"). */
-    uint32_t fj_floor;
+    uint32_t forkjoin_floor;
     bool searching;         /* counted in the idle state's searching count */
-    uint32_t rng[2];        /* xorshift state */
+    uint32_t rng[2];        /* xorshift state (victims.c) */
     uint64_t avg_task_ns;   /* EWMA of task time, alpha 0.1 */
     uint64_t tick_start_ns; /* when this tick began */
     unsigned tick_tasks;    /* tasks run in this tick (a tick ends at HIVE_BUDGET) */
-    struct hive_core_stats st;
-    /* Fork-join deque (owner push/pop at the bottom, thieves at the top). */
-    struct hive_deque fj;
+    struct hive_core_stats stats;
+    /* The ring and the fork-join deque: owner push/pop, thieves steal. */
+    struct hive_core_queues queues;
 };
 
-struct hive_sched {
+struct hive_scheduler {
     /* STOPPED -> STARTING -> RUNNING -> STOPPING -> STOPPED */
     _Atomic int phase;
-    unsigned n;                    /* workers in the current/last run */
+    unsigned workers;              /* workers in the current/last run */
     unsigned interval_min, interval_max;
     uint64_t park_timeout_ns;
     /* Set once outstanding reaches zero: workers leave their loops. */
@@ -89,10 +112,10 @@ struct hive_sched {
      * the run's entry (not join halves nor group tasks: see group.c). Persists
      * across runs (tasks spawned between runs are counted when spawned). */
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long outstanding;
+    /* Tasks queued from outside the run's workers while it ran (statistics). */
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long injected;
     struct hive_idle idle;
     struct hive_global global;
-    struct hive_runq_set rq;
 };
 
 #define HIVE_PHASE_STOPPED 0
@@ -100,9 +123,8 @@ struct hive_sched {
 #define HIVE_PHASE_RUNNING 2
 #define HIVE_PHASE_STOPPING 3
 
-extern struct hive_sched hive_g;
+extern struct hive_scheduler hive_scheduler;
 extern struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
-extern struct hive_runq hive_runqs[HIVE_SCHED_MAX_CORES];
 
 /* The worker running on this thread/core, set for the duration of a run. */
 extern _Thread_local struct hive_worker *hive_tls_worker;
@@ -117,32 +139,81 @@ static inline struct hive_worker *hive_self(void)
     return w;
 }
 
-/* ---- worker.c ---- */
-/* Run one task taken from a queue: bookkeeping, then its fn. */
-void hive_worker_run_task(struct hive_worker *w, struct hive_task *t);
-/* Any work for a core that is waiting (join/group): NULL if none now.
- * `helpee` is the core that took our fb (or -1). Nested at most
- * HIVE_JOIN_NEST_FREE waits deep: the helpee's deque, then anything. Deeper:
- * only this core's deque above w->fj_floor, then the helpee's deque. */
-struct hive_task *hive_worker_find_for_wait(struct hive_worker *w, int helpee);
-/* Queue t (state already QUEUED, counted) from task context / from outside. */
-void hive_worker_push_local(struct hive_worker *w, struct hive_task *t);
-void hive_worker_push_global(struct hive_task *t);
-/* A counted task finished (or a group drained): may end the run. */
+/* ---- run.c ---- */
+/* A counted task finished: the last one ends the run. */
 void hive_outstanding_done(void);
 static inline void hive_outstanding_add(void)
 {
     /* relaxed: the counter only decides when the run ends; the task itself
      * is published by the queue it goes into, and the decrement that ends the
      * run is seq_cst (hive_outstanding_done). */
-    atomic_fetch_add_explicit(&hive_g.outstanding, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&hive_scheduler.outstanding, 1, memory_order_relaxed);
 }
-/* Wake one parked core if nobody is searching (after an enqueue). */
-void hive_worker_notify(struct hive_worker *w);
+/* Has the run ended (its last counted task finished)? */
+static inline bool hive_run_done(void)
+{
+    /* acquire: pairs with the seq_cst store in hive_outstanding_done; a
+     * worker that sees it leaves, and hive_run's return orders the rest. */
+    return atomic_load_explicit(&hive_scheduler.done, memory_order_acquire);
+}
+
+/* ---- worker.c ---- */
+/* The worker of the calling core, from hive_run's start to the run's end. */
+void hive_worker_main(void *unused);
+
+/* ---- find_work.c ---- */
+/* The next task for this worker from its own places and the global queue
+ * (steps 1-5 of find_work.c), or NULL. */
+struct hive_task *hive_find_local(struct hive_worker *w);
+/* The next task from anywhere, becoming a searcher to steal; NULL: park. */
+struct hive_task *hive_find_work(struct hive_worker *w);
+/* A batch from the global queue: one task, the rest into w->batch. */
+struct hive_task *hive_pull_global(struct hive_worker *w);
+/* A tick ended at `now`: update the task-time average and the interval. */
+void hive_tick_end(struct hive_worker *w, uint64_t now);
+
+/* ---- victims.c ---- */
+/* One round of steals over the other workers from a random start; NULL if
+ * every one came back empty. */
+struct hive_task *hive_steal_round(struct hive_worker *w);
+
+/* ---- publish.c ---- */
+enum hive_publish_to {
+    HIVE_PUBLISH_RING,     /* this core's ring (a full one spills to the global queue) */
+    HIVE_PUBLISH_FORKJOIN, /* this core's fork-join deque */
+    HIVE_PUBLISH_GLOBAL,   /* the global queue (w may be NULL: not a worker) */
+};
+/* Push t where other cores can take it, then notify (rule 1 of idle.c).
+ * NULL, or t itself when the fork-join deque is full: then t was not queued
+ * and the caller runs it. */
+struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to,
+                               struct hive_task *t);
+/* hive_spawn from task context: t into the LIFO slot; the task it evicts is
+ * published to the ring. */
+void hive_publish_spawn(struct hive_worker *w, struct hive_task *t);
+/* Wake one parked core if nobody is searching, for work that is already
+ * where others can take it (the idle protocol's hand-offs; publish.c). */
+void hive_notify_idle(struct hive_worker *w);
+
+/* ---- park.c ---- */
+/* Nothing found anywhere: sleep until woken (or the run ends, or the park
+ * timeout passes); leaves counted as awake and searching. */
+void hive_park(struct hive_worker *w);
+
+/* ---- run_task.c ---- */
+/* Run one task taken from a queue: bookkeeping, then its fn. */
+void hive_run_task(struct hive_worker *w, struct hive_task *t);
+
+/* ---- wait.c ---- */
+/* Any work for a core that is waiting (join/group): NULL if none now.
+ * `frame_thief` is the core that took our join frame (or -1). Nested at most
+ * HIVE_JOIN_NEST_FREE waits deep: the frame thief's deque, then anything.
+ * Deeper: only this core's deque above w->forkjoin_floor, then the frame
+ * thief's deque. */
+struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief);
 
 /* ---- join.c ---- */
-/* The fn of a join frame (a stolen fb): uncounted and stateless, which
- * hive_worker_run_task tells by this fn pointer. */
+/* Run a stolen join frame (a task of kind HIVE_TASK_JOIN_FRAME). */
 void hive_join_frame_run(struct hive_task *t);
 
 /* ---- group.c ---- */

@@ -23,13 +23,14 @@ int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
         return HIVE_EINVAL;
     unsigned idle = HIVE_TASK_IDLE;
     /* acquire: pairs with the release store of IDLE when the task last ran
-     * (hive_worker_run_task) or was unclaimed, so that run's reads of fn and
+     * (run_task.c) or was unclaimed, so that run's reads of fn and
      * group happen before our writes. relaxed on failure: we only refuse. */
     if (!atomic_compare_exchange_strong_explicit(&task->state, &idle, HIVE_TASK_QUEUED,
                                                  memory_order_acquire, memory_order_relaxed))
         return HIVE_EBUSY;
     task->fn = fn;
     task->group = NULL;
+    task->kind = HIVE_TASK_COUNTED;
     return HIVE_OK;
 }
 
@@ -59,9 +60,9 @@ void hive_spawn_queue(struct hive_task *task)
 {
     struct hive_worker *w = hive_self();
     if (w)
-        hive_worker_push_local(w, task);
+        hive_publish_spawn(w, task);
     else
-        hive_worker_push_global(task);
+        hive_publish(NULL, HIVE_PUBLISH_GLOBAL, task);
 }
 
 int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))

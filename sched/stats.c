@@ -28,15 +28,15 @@ static void add(struct hive_core_stats *to, const struct hive_core_stats *s)
 
 void hive_stats_collect(uint64_t elapsed_ns)
 {
-    last.cores = hive_g.n;
+    last.cores = hive_scheduler.workers;
     last.elapsed_ns = elapsed_ns;
     /* relaxed: every spawner that counted here did so before the run ended;
      * later ones belong to the next run. */
-    last.injected = atomic_load_explicit(&hive_g.injected, memory_order_relaxed);
+    last.injected = atomic_load_explicit(&hive_scheduler.injected, memory_order_relaxed);
     last.total = (struct hive_core_stats){0};
     for (unsigned i = 0; i < HIVE_MAX_WORKERS; i++) {
-        if (i < hive_g.n) {
-            last.core[i] = hive_workers[i].st;
+        if (i < hive_scheduler.workers) {
+            last.core[i] = hive_workers[i].stats;
             add(&last.total, &last.core[i]);
         } else {
             last.core[i] = (struct hive_core_stats){0};

@@ -79,7 +79,7 @@ struct hive_config {
      * in use (a pool still holding queued tasks keeps its old size). */
     unsigned pool_size;
     /* Bounds of the adaptive global-queue poll interval, in polls (see
-     * sched/worker.c). 0: defaults (8 and 128). min <= max. */
+     * sched/find_work.c). 0: defaults (8 and 128). min <= max. */
     unsigned interval_min, interval_max;
     /* A parked core re-checks for work after this long even if nobody wakes
      * it. 0 (the default): it sleeps until woken. Correctness never depends

@@ -20,6 +20,7 @@ struct hive_task {
     /* ---- the scheduler's part (sched/; queues never touch these) ---- */
     struct hive_group *group;          /* group to signal when done, or NULL */
     _Atomic unsigned state;            /* HIVE_TASK_IDLE / HIVE_TASK_QUEUED (sched_internal.h) */
+    unsigned char kind;                /* how it runs: enum hive_task_kind (sched_internal.h) */
 };
 
 #endif

@@ -1,16 +1,18 @@
 /*
  * Differential fuzzer of the queues (libFuzzer): random sequences of ring push
- * (single and in bursts that overflow), pop, steal (whole, or claim and finish
- * split with other operations in between, the way a preempted thief sees
- * them), refill, global push/pop (single and batched), deque push/pop/steal and
- * shared-queue push/pop, each checked against a plain-array reference model:
- * every returned task, every ring index and every length must match, and at
- * the end every task created must come out exactly once.
+ * (single and in bursts that overflow), pop, steal (the scheduler's
+ * hive_steal_from, or a ring claim and finish split with other operations in
+ * between, the way a preempted thief sees them), global pulls (the
+ * scheduler's hive_take_global), global push/pop (single and batched), and
+ * fork-join deque push/pop/steal, each checked against a plain-array reference
+ * model: every returned task, every ring index, every length and the steal
+ * counts must match, and at the end every task created must come out exactly
+ * once.
  *
  * Built by tests/host/CMakeLists.txt with clang -fsanitize=fuzzer,address,
  * undefined, twice: fuzz_queues with the real capacities (ring 256) and
- * fuzz_queues_small with a ring of 8, a deque of 8 and a shared queue of 8,
- * where overflow and wrap-around come every few operations. ctest runs each
+ * fuzz_queues_small with a ring of 8 and a deque of 8, where overflow and
+ * wrap-around come every few operations. ctest runs each
  * for a short fixed number of inputs. A long run (an hour, both cores):
  *
  *   cmake --build build/host --target fuzz_queues fuzz_queues_small
@@ -31,20 +33,21 @@
 #include "sched/deque.h"
 #include "sched/global_queue.h"
 #include "sched/ring.h"
-#include "sched/shared_queue.h"
+#include "sched/steal.h"
 
 #define CAP HIVE_RING_CAP
 #define HALF HIVE_RING_HALF
-#define NR 3              /* rings, one per core */
+#define NR 3              /* cores; core 0's fork-join deque is the one deque used */
 #define MAXT (1u << 15)   /* tasks created per input at most */
 
 /* ---- the system under test ---- */
 static struct hive_task tasks[MAXT];
-static struct hive_ring ring[NR];
+static struct hive_core_queues q[NR];
+static struct hive_core_stats stats; /* every core's, summed */
 static struct hive_global global;
-static struct hive_deque deque;
-static struct hive_shared_queue shared;
 static unsigned created;
+#define ring(i) (&q[i].ring)
+#define deque (&q[0].forkjoin)
 
 /* ---- the reference model: plain arrays, memmove, no cleverness ---- */
 struct mring {
@@ -60,8 +63,8 @@ struct mclaim {                 /* a thief between claim and finish */
 static struct mring m[NR];
 static struct mclaim pending[NR]; /* by thief */
 static unsigned gq[MAXT], gh, gn; /* global queue, circular: gn from gh, oldest first */
-static unsigned dq[HIVE_DEQUE_CAP], dn;   /* deque, bottom last */
-static unsigned sq[HIVE_SHARED_CAP], sn;  /* shared queue, oldest first */
+static unsigned dq[HIVE_DEQUE_CAP], dn;   /* core 0's deque, bottom last */
+static struct hive_core_stats mstats;     /* what stats must count */
 static unsigned char seen[MAXT];
 static unsigned op_no;
 
@@ -122,16 +125,16 @@ static unsigned gpop(void)
 
 static void check_ring(unsigned i)
 {
-    uint64_t h = atomic_load(&ring[i].head);
+    uint64_t h = atomic_load(&ring(i)->head);
     EXPECT(hive_ring_steal_head(h) == m[i].steal, "ring %u steal %u, model %u", i,
            hive_ring_steal_head(h), m[i].steal);
     EXPECT(hive_ring_real_head(h) == m[i].real, "ring %u real %u, model %u", i,
            hive_ring_real_head(h), m[i].real);
-    EXPECT(atomic_load(&ring[i].tail) == m[i].tail, "ring %u tail %u, model %u", i,
-           atomic_load(&ring[i].tail), m[i].tail);
+    EXPECT(atomic_load(&ring(i)->tail) == m[i].tail, "ring %u tail %u, model %u", i,
+           atomic_load(&ring(i)->tail), m[i].tail);
     EXPECT(m[i].tail - m[i].real == m[i].n, "model ring %u inconsistent", i);
-    EXPECT(hive_ring_len(&ring[i]) == m[i].n, "ring %u len %u, model %u", i,
-           hive_ring_len(&ring[i]), m[i].n);
+    EXPECT(hive_ring_len(ring(i)) == m[i].n, "ring %u len %u, model %u", i,
+           hive_ring_len(ring(i)), m[i].n);
 }
 
 static void check_all(void)
@@ -139,8 +142,14 @@ static void check_all(void)
     for (unsigned i = 0; i < NR; i++)
         check_ring(i);
     EXPECT(hive_global_len(&global) == gn, "global len %lu, model %u", hive_global_len(&global), gn);
-    EXPECT(hive_deque_len(&deque) == dn, "deque len %u, model %u", hive_deque_len(&deque), dn);
-    EXPECT(hive_shared_len(&shared) == sn, "shared len %u, model %u", hive_shared_len(&shared), sn);
+    EXPECT(hive_deque_len(deque) == dn, "deque len %u, model %u", hive_deque_len(deque), dn);
+    EXPECT(stats.steal_attempts == mstats.steal_attempts && stats.steals == mstats.steals &&
+               stats.stolen_tasks == mstats.stolen_tasks && stats.global_pulls == mstats.global_pulls,
+           "counts %lu/%lu/%lu/%lu, model %lu/%lu/%lu/%lu",
+           (unsigned long)stats.steal_attempts, (unsigned long)stats.steals,
+           (unsigned long)stats.stolen_tasks, (unsigned long)stats.global_pulls,
+           (unsigned long)mstats.steal_attempts, (unsigned long)mstats.steals,
+           (unsigned long)mstats.stolen_tasks, (unsigned long)mstats.global_pulls);
 }
 
 static struct hive_task *new_task(void)
@@ -158,7 +167,7 @@ static void op_push(unsigned i)
     if (!t)
         return;
     unsigned tid = id(t);
-    hive_ring_push(&ring[i], t, &global);
+    hive_ring_push(ring(i), t, &global);
     struct mring *r = &m[i];
     if (r->tail - r->steal < CAP) {
         r->item[r->n++] = tid;
@@ -180,7 +189,7 @@ static void op_pop(unsigned i)
 {
     if (pending[i].active)
         return;
-    struct hive_task *t = hive_ring_pop(&ring[i]);
+    struct hive_task *t = hive_ring_pop(ring(i));
     struct mring *r = &m[i];
     unsigned want = NONE;
     if (r->n) {
@@ -230,7 +239,7 @@ static void op_claim(unsigned thief, unsigned victim)
     if (mc->active)
         return;
     struct hive_ring_claim c;
-    enum hive_steal_result r = hive_ring_steal_claim(&ring[victim], &ring[thief], &c);
+    enum hive_steal_result r = hive_ring_steal_claim(ring(victim), ring(thief), &c);
     enum hive_steal_result want = model_claim(thief, victim, mc);
     EXPECT(r == want, "claim %u<-%u: %d, model %d", thief, victim, r, want);
     if (r == HIVE_STEAL_OK) {
@@ -246,43 +255,60 @@ static void op_finish(unsigned thief)
     struct mclaim *mc = &pending[thief];
     if (!mc->active)
         return;
-    struct hive_task *t = hive_ring_steal_finish(&ring[mc->victim], &ring[thief], &mc->c);
+    struct hive_task *t = hive_ring_steal_finish(ring(mc->victim), ring(thief), &mc->c);
     unsigned want = model_finish(thief, mc);
     mc->active = 0;
     got(t, want, "steal finish");
 }
 
+/* The scheduler's steal: core 0's deque first (the only one with entries),
+ * then half the ring. */
 static void op_steal(unsigned thief, unsigned victim)
 {
     if (pending[thief].active)
         return;
-    struct mclaim mc;
-    struct hive_task *t = hive_ring_steal(&ring[victim], &ring[thief]);
-    unsigned want = model_claim(thief, victim, &mc) == HIVE_STEAL_OK ? model_finish(thief, &mc) : NONE;
+    struct hive_task *t = hive_steal_from(&q[victim], &q[thief], &stats);
+    unsigned want = NONE;
+    if (thief != victim) {
+        mstats.steal_attempts++;
+        struct mclaim mc;
+        if (victim == 0 && dn) {
+            want = front_pop(dq, &dn);
+            mstats.steals++;
+            mstats.stolen_tasks++;
+        } else if (model_claim(thief, victim, &mc) == HIVE_STEAL_OK) {
+            want = model_finish(thief, &mc);
+            mstats.steals++;
+            mstats.stolen_tasks += mc.n;
+        }
+    }
     got(t, want, "steal");
 }
 
-static void op_refill(unsigned i, unsigned cores)
+/* The scheduler's pull: min(len / cores + 1, HIVE_GLOBAL_BATCH), in order. */
+static void op_take_global(unsigned cores)
 {
-    if (pending[i].active)
+    struct hive_task *rest = &tasks[0];
+    struct hive_task *t = hive_take_global(&global, cores, &rest, &stats);
+    if (!gn) {
+        got(t, NONE, "take_global");
+        EXPECT(rest == &tasks[0], "take_global from an empty queue wrote *rest");
         return;
-    struct hive_task *t = hive_ring_refill(&ring[i], &global, cores);
-    struct mring *r = &m[i];
-    unsigned want = NONE;
-    if (gn) {
-        unsigned n = gn / cores + 1, room = CAP - (r->tail - r->steal);
-        if (n > room + 1)
-            n = room + 1;
-        if (n > HALF)
-            n = HALF;
-        if (n > gn)
-            n = gn;
-        want = gpop();
-        for (unsigned k = 1; k < n; k++)
-            r->item[r->n++] = gpop();
-        r->tail += n - 1;
     }
-    got(t, want, "refill");
+    unsigned n = gn / cores + 1;
+    if (n > HIVE_GLOBAL_BATCH)
+        n = HIVE_GLOBAL_BATCH;
+    if (n > gn)
+        n = gn;
+    mstats.global_pulls++;
+    got(t, gpop(), "take_global");
+    for (unsigned k = 1; k < n; k++) {
+        EXPECT(rest != NULL, "take_global's rest short at %u of %u", k, n);
+        struct hive_task *next = rest->next;
+        got(rest, gpop(), "take_global rest");
+        rest = next;
+    }
+    EXPECT(rest == NULL, "take_global's rest not NULL-terminated");
 }
 
 static void op_global_push(unsigned k)
@@ -324,7 +350,7 @@ static void op_deque_push(void)
     struct hive_task *t = new_task();
     if (!t)
         return;
-    struct hive_task *back = hive_deque_push(&deque, t);
+    struct hive_task *back = hive_deque_push(deque, t);
     if (dn == HIVE_DEQUE_CAP) {
         EXPECT(back == t, "deque push when full must hand the task back");
         take(id(t));
@@ -336,35 +362,28 @@ static void op_deque_push(void)
 
 static void op_deque_pop(void)
 {
-    got(hive_deque_pop(&deque), dn ? dq[--dn] : NONE, "deque pop");
+    got(hive_deque_pop(deque), dn ? dq[--dn] : NONE, "deque pop");
 }
 
 static void op_deque_steal(void)
 {
     struct hive_task *t = NULL;
-    enum hive_steal_result r = hive_deque_steal(&deque, &t);
+    enum hive_steal_result r = hive_deque_steal(deque, &t);
     EXPECT(r == (dn ? HIVE_STEAL_OK : HIVE_STEAL_EMPTY), "deque steal %d with %u queued", r, dn);
     got(r == HIVE_STEAL_OK ? t : NULL, dn ? front_pop(dq, &dn) : NONE, "deque steal");
 }
 
-static void op_shared_push(void)
+/* The leapfrogging steal of a join wait: core 0's deque only. */
+static void op_steal_forkjoin(void)
 {
-    struct hive_task *t = new_task();
-    if (!t)
-        return;
-    struct hive_task *back = hive_shared_push(&shared, t);
-    if (sn == HIVE_SHARED_CAP) {
-        EXPECT(back == t, "shared push when full must hand the task back");
-        take(id(t));
-    } else {
-        EXPECT(back == NULL, "shared push refused with %u queued", sn);
-        sq[sn++] = id(t);
+    struct hive_task *t = hive_steal_forkjoin(&q[0], &stats);
+    unsigned want = NONE;
+    if (dn) {
+        want = front_pop(dq, &dn);
+        mstats.steals++;
+        mstats.stolen_tasks++;
     }
-}
-
-static void op_shared_pop(void)
-{
-    got(hive_shared_pop(&shared), sn ? front_pop(sq, &sn) : NONE, "shared pop");
+    got(t, want, "steal_forkjoin");
 }
 
 /* ---- the driver ---- */
@@ -402,17 +421,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     created = 0;
     memset(m, 0, sizeof m);
     memset(pending, 0, sizeof pending);
-    gh = gn = dn = sn = 0;
+    gh = gn = dn = 0;
+    stats = mstats = (struct hive_core_stats){0};
     op_no = 0;
 
     uint32_t start = start_index(&in);
     for (unsigned i = 0; i < NR; i++) {
-        hive_ring_init_at(&ring[i], start);
+        hive_core_queues_init_at(&q[i], start);
         m[i].steal = m[i].real = m[i].tail = start;
     }
     hive_global_init(&global);
-    hive_deque_init_at(&deque, start);
-    hive_shared_init_at(&shared, start);
 
     while (in.n) {
         unsigned op = byte(&in), a = byte(&in);
@@ -428,13 +446,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 6: op_steal(core, other); break;
         case 7: op_claim(core, other); break;
         case 8: op_finish(core); break;
-        case 9: op_refill(core, 1 + a % 8); break;
+        case 9: op_take_global(1 + a % 8); break;
         case 10: op_global_push(1 + a % 9); break;
         case 11: op_global_pop(a % (HALF + 2)); break;
         case 12: op_deque_push(); break;
         case 13: (a & 1) ? op_deque_pop() : op_deque_steal(); break;
-        case 14: op_shared_push(); break;
-        default: op_shared_pop(); break;
+        case 14: op_steal(core, other); break;
+        default: op_steal_forkjoin(); break;
         }
         check_all();
     }
@@ -453,9 +471,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (dn)
         op_deque_pop();
     op_deque_pop();
-    while (sn)
-        op_shared_pop();
-    op_shared_pop();
     check_all();
     for (unsigned t = 0; t < created; t++)
         EXPECT(seen[t] == 1, "task %u came out %u times", t, seen[t]);

@@ -1,5 +1,5 @@
 /*
- * Host tests of the scheduler (sched/worker.c and friends): the bodies in
+ * Host tests of the scheduler (sched/): the bodies in
  * sched_workloads.h at 1, 2, 4 and 8 workers (pthreads bound as cores; the
  * machine may have fewer CPUs, which exercises parking all the more).
  * Built twice: plain, and with ThreadSanitizer (SCHED_TEST_TSAN: smaller).

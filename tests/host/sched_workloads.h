@@ -431,7 +431,7 @@ static bool sw_burst_done(void)
 static bool sw_others_parked(void)
 {
     /* Only the driver is awake (and it is not searching). */
-    return hive_idle_unparked(atomic_load(&hive_g.idle.state)) <= 1;
+    return hive_idle_unparked(atomic_load(&hive_scheduler.idle.state)) <= 1;
 }
 
 static void sw_wake_entry(void *p)
@@ -587,12 +587,10 @@ static void sw_deep_bottom(void)
         sw_deep_g.hangs++;
         int y = atomic_load(&sw_deep_g.l_core);
         struct hive_task *t = NULL;
-        enum hive_steal_result r = HIVE_STEAL_EMPTY;
         if (y >= 0 && y != (int)w->id)
-            while ((r = hive_deque_steal(&hive_workers[y].fj, &t)) == HIVE_STEAL_BUSY)
-                ;
-        if (r == HIVE_STEAL_OK)
-            hive_worker_run_task(w, t); /* the rescue: G, so the run can end */
+            t = hive_steal_forkjoin(&hive_workers[y].queues, &w->stats);
+        if (t)
+            hive_run_task(w, t); /* the rescue: G, so the run can end */
     }
     CHECK_EQ(hive_group_wait(&sw_deep_g.g), HIVE_OK);
 }

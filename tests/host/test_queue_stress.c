@@ -1,9 +1,8 @@
 /*
  * Host driver of tests/stress/queue_stress.c: cores are pthreads.
  *
- * Built several times (tests/host/CMakeLists.txt): once per run-queue
- * strategy at -O2 for the bulk of the task count, and smaller under
- * ThreadSanitizer and ASan+UBSan. HIVE_STRESS_TASKS (compile definition) is
+ * Built three times (tests/host/CMakeLists.txt): at -O2 for the bulk of the
+ * task count, and smaller under ThreadSanitizer and ASan+UBSan. HIVE_STRESS_TASKS (compile definition) is
  * this executable's total, spread over the cases below; HIVE_STRESS_TASKS in
  * the environment overrides it for a longer run by hand.
  */
@@ -15,7 +14,7 @@
 
 #include "arch/host/host.h"
 #include "harness.h"
-#include "sched/runq.h"
+#include "sched/cache.h"
 #include "tests/stress/queue_stress.h"
 
 #ifndef HIVE_STRESS_TASKS
@@ -95,21 +94,22 @@ static void stress(unsigned thieves, unsigned producers, unsigned long tasks, ui
     int rc = hive_queue_stress(&cfg, &r);
     for (unsigned i = 1; i < cores; i++)
         pthread_join(hc.thread[i], NULL);
-    printf("  %s thieves=%u producers=%u tasks=%lu: executed=%lu lost=%lu doubled=%lu "
-           "bad_payload=%lu not_empty=%lu steals=%lu/%lu refilled=%lu owner_via_global=%lu inline=%lu\n",
-           HIVE_RUNQ_NAME, thieves, producers, tasks, r.executed, r.lost, r.doubled, r.bad_payload,
-           r.not_empty, r.stolen, r.steal_calls, r.refilled, r.owner_via_global, r.inline_runs);
+    printf("  thieves=%u producers=%u tasks=%lu: executed=%lu lost=%lu doubled=%lu "
+           "bad_payload=%lu not_empty=%lu steals=%lu/%lu (fork-join %lu) global_pulls=%lu "
+           "owner_via_global=%lu inline=%lu\n",
+           thieves, producers, tasks, r.executed, r.lost, r.doubled, r.bad_payload, r.not_empty,
+           r.stolen, r.steal_calls, r.stolen_forkjoin, r.global_pulls, r.owner_via_global,
+           r.inline_runs);
     CHECK_EQ(rc, 0);
     CHECK_EQ(r.executed, tasks);
     CHECK_EQ(r.lost, 0);
     CHECK_EQ(r.doubled, 0);
     CHECK_EQ(r.bad_payload, 0);
     CHECK_EQ(r.not_empty, 0);
-#if HIVE_RUNQ != HIVE_RUNQ_SHARED
-    CHECK(r.stolen > 0); /* the thieves did steal */
-#endif
+    CHECK(r.stolen > 0);          /* the thieves did steal */
+    CHECK(r.stolen_forkjoin > 0); /* from the owner's fork-join deque too */
     if (producers)
-        CHECK(r.refilled > 0);
+        CHECK(r.global_pulls > 0);
     free(mem);
 }
 

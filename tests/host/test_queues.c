@@ -1,7 +1,9 @@
 /*
- * Single-threaded unit tests of the queues: exact results of every path,
- * including the ones concurrency makes rare (a full ring with a steal in
- * flight, a steal refused for lack of room, indices crossing 2^32).
+ * Single-threaded unit tests of the queues and of the scheduler's two ways of
+ * taking work from elsewhere (hive_steal_from, hive_take_global: every steal
+ * below goes through the function the worker calls): exact results of every
+ * path, including the ones concurrency makes rare (a full ring with a steal
+ * in flight, a steal refused for lack of room, indices crossing 2^32).
  */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -11,15 +13,16 @@
 #include "sched/deque.h"
 #include "sched/global_queue.h"
 #include "sched/ring.h"
-#include "sched/runq.h"
-#include "sched/shared_queue.h"
+#include "sched/steal.h"
 
 #define CAP HIVE_RING_CAP
 #define HALF HIVE_RING_HALF
 #define NTASKS 4096
 
 static struct hive_task tasks[NTASKS];
-static struct hive_ring ring_a, ring_b, ring_c;
+/* Three cores' queues; the ring tests use the rings, whose deques stay empty. */
+static struct hive_core_queues qa, qb, qc;
+static struct hive_core_stats stats;
 static struct hive_global global;
 
 static unsigned id(struct hive_task *t) { return t ? (unsigned)(t - tasks) : ~0u; }
@@ -27,14 +30,29 @@ static unsigned id(struct hive_task *t) { return t ? (unsigned)(t - tasks) : ~0u
 static uint32_t steal_of(struct hive_ring *r) { return hive_ring_steal_head(atomic_load(&r->head)); }
 static uint32_t real_of(struct hive_ring *r) { return hive_ring_real_head(atomic_load(&r->head)); }
 static uint32_t tail_of(struct hive_ring *r) { return atomic_load(&r->tail); }
+/* Free slots, measured from the steal head as the claim measures them. */
+static uint32_t room_of(struct hive_ring *r) { return CAP - (tail_of(r) - steal_of(r)); }
 
 static void reset(uint32_t start)
 {
     memset(tasks, 0, sizeof tasks);
-    hive_ring_init_at(&ring_a, start);
-    hive_ring_init_at(&ring_b, start);
-    hive_ring_init_at(&ring_c, start);
+    hive_core_queues_init_at(&qa, start);
+    hive_core_queues_init_at(&qb, start);
+    hive_core_queues_init_at(&qc, start);
     hive_global_init(&global);
+    stats = (struct hive_core_stats){0};
+}
+
+/* The thief `to` steals from `from`, as the worker does. */
+static struct hive_task *steal(struct hive_core_queues *from, struct hive_core_queues *to)
+{
+    return hive_steal_from(from, to, &stats);
+}
+
+static struct hive_task *global_pop1(void)
+{
+    unsigned long got;
+    return hive_global_pop_batch(&global, 1, &got);
 }
 
 /* Push tasks [from, from + n) into r; none may spill. */
@@ -55,37 +73,37 @@ static void expect_pops(struct hive_ring *r, unsigned from, unsigned n)
 static void expect_global(unsigned from, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        CHECK_EQ(id(hive_global_pop(&global)), from + i);
+        CHECK_EQ(id(global_pop1()), from + i);
 }
 
 HIVE_TEST(ring_empty)
 {
     reset(0);
-    CHECK(hive_ring_pop(&ring_a) == NULL);
-    CHECK_EQ(hive_ring_len(&ring_a), 0);
-    CHECK_EQ(hive_ring_room(&ring_a), CAP);
+    CHECK(hive_ring_pop(&qa.ring) == NULL);
+    CHECK_EQ(hive_ring_len(&qa.ring), 0);
+    CHECK_EQ(room_of(&qa.ring), CAP);
     struct hive_ring_claim c;
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_EMPTY);
-    CHECK(hive_ring_steal(&ring_a, &ring_b) == NULL);
-    CHECK(hive_ring_steal(&ring_a, &ring_a) == NULL); /* never from oneself */
-    fill(&ring_a, 0, 1);
-    CHECK(hive_ring_steal(&ring_a, &ring_a) == NULL);
-    CHECK_EQ(id(hive_ring_pop(&ring_a)), 0);
-    CHECK(hive_ring_pop(&ring_a) == NULL);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_EMPTY);
+    CHECK(steal(&qa, &qb) == NULL);
+    CHECK(steal(&qa, &qa) == NULL); /* never from oneself */
+    fill(&qa.ring, 0, 1);
+    CHECK(steal(&qa, &qa) == NULL);
+    CHECK_EQ(id(hive_ring_pop(&qa.ring)), 0);
+    CHECK(hive_ring_pop(&qa.ring) == NULL);
 }
 
 HIVE_TEST(ring_fifo_full_without_spill)
 {
     reset(0);
-    fill(&ring_a, 0, CAP);
-    CHECK_EQ(hive_ring_len(&ring_a), CAP);
-    CHECK_EQ(hive_ring_room(&ring_a), 0);
+    fill(&qa.ring, 0, CAP);
+    CHECK_EQ(hive_ring_len(&qa.ring), CAP);
+    CHECK_EQ(room_of(&qa.ring), 0);
     CHECK(hive_global_is_empty(&global));
-    expect_pops(&ring_a, 0, CAP);
-    CHECK(hive_ring_pop(&ring_a) == NULL);
-    CHECK_EQ(steal_of(&ring_a), CAP);
-    CHECK_EQ(real_of(&ring_a), CAP);
-    CHECK_EQ(tail_of(&ring_a), CAP);
+    expect_pops(&qa.ring, 0, CAP);
+    CHECK(hive_ring_pop(&qa.ring) == NULL);
+    CHECK_EQ(steal_of(&qa.ring), CAP);
+    CHECK_EQ(real_of(&qa.ring), CAP);
+    CHECK_EQ(tail_of(&qa.ring), CAP);
 }
 
 /* Indices started just below 2^32: every operation crosses the wrap. */
@@ -95,26 +113,26 @@ HIVE_TEST(ring_indices_wrap)
     for (unsigned s = 0; s < sizeof starts / sizeof starts[0]; s++) {
         uint32_t start = starts[s];
         reset(start);
-        fill(&ring_a, 0, CAP);
-        CHECK_EQ(hive_ring_len(&ring_a), CAP);
-        CHECK_EQ(tail_of(&ring_a), start + CAP);
-        expect_pops(&ring_a, 0, 10);
-        CHECK_EQ(real_of(&ring_a), start + 10);
-        fill(&ring_a, CAP, 10);
-        CHECK_EQ(hive_ring_len(&ring_a), CAP);
+        fill(&qa.ring, 0, CAP);
+        CHECK_EQ(hive_ring_len(&qa.ring), CAP);
+        CHECK_EQ(tail_of(&qa.ring), start + CAP);
+        expect_pops(&qa.ring, 0, 10);
+        CHECK_EQ(real_of(&qa.ring), start + 10);
+        fill(&qa.ring, CAP, 10);
+        CHECK_EQ(hive_ring_len(&qa.ring), CAP);
         /* overflow across the wrap */
-        hive_ring_push(&ring_a, &tasks[CAP + 10], &global);
+        hive_ring_push(&qa.ring, &tasks[CAP + 10], &global);
         CHECK_EQ(hive_global_len(&global), HALF + 1);
         expect_global(10 + HALF, HALF + 1);
         /* steal across the wrap */
-        struct hive_task *t = hive_ring_steal(&ring_a, &ring_b);
+        struct hive_task *t = steal(&qa, &qb);
         CHECK_EQ(id(t), 10);
-        CHECK_EQ(hive_ring_len(&ring_b), HALF / 2 - 1);
-        expect_pops(&ring_b, 11, HALF / 2 - 1);
-        expect_pops(&ring_a, 10 + HALF / 2, HALF / 2);
-        CHECK(hive_ring_pop(&ring_a) == NULL);
-        CHECK_EQ(steal_of(&ring_a), real_of(&ring_a));
-        CHECK_EQ(real_of(&ring_a), tail_of(&ring_a));
+        CHECK_EQ(hive_ring_len(&qb.ring), HALF / 2 - 1);
+        expect_pops(&qb.ring, 11, HALF / 2 - 1);
+        expect_pops(&qa.ring, 10 + HALF / 2, HALF / 2);
+        CHECK(hive_ring_pop(&qa.ring) == NULL);
+        CHECK_EQ(steal_of(&qa.ring), real_of(&qa.ring));
+        CHECK_EQ(real_of(&qa.ring), tail_of(&qa.ring));
     }
 }
 
@@ -125,19 +143,19 @@ HIVE_TEST(ring_overflow_moves_newer_half)
     reset(0);
     /* something already waiting in the global queue */
     hive_global_push(&global, &tasks[1000]);
-    fill(&ring_a, 0, CAP);
-    hive_ring_push(&ring_a, &tasks[CAP], &global);
+    fill(&qa.ring, 0, CAP);
+    hive_ring_push(&qa.ring, &tasks[CAP], &global);
     CHECK_EQ(hive_global_len(&global), 1 + HALF + 1);
-    CHECK_EQ(hive_ring_len(&ring_a), HALF);
+    CHECK_EQ(hive_ring_len(&qa.ring), HALF);
     /* indices: everything claimed, then the older half re-queued in place */
-    CHECK_EQ(steal_of(&ring_a), CAP);
-    CHECK_EQ(real_of(&ring_a), CAP);
-    CHECK_EQ(tail_of(&ring_a), CAP + HALF);
+    CHECK_EQ(steal_of(&qa.ring), CAP);
+    CHECK_EQ(real_of(&qa.ring), CAP);
+    CHECK_EQ(tail_of(&qa.ring), CAP + HALF);
     /* order: older half here, then the global queue's older work, then the
      * newer half, then the new task */
-    expect_pops(&ring_a, 0, HALF);
-    CHECK(hive_ring_pop(&ring_a) == NULL);
-    CHECK_EQ(id(hive_global_pop(&global)), 1000);
+    expect_pops(&qa.ring, 0, HALF);
+    CHECK(hive_ring_pop(&qa.ring) == NULL);
+    CHECK_EQ(id(global_pop1()), 1000);
     expect_global(HALF, HALF + 1);
     CHECK(hive_global_is_empty(&global));
 }
@@ -147,15 +165,15 @@ HIVE_TEST(ring_overflow_repeated)
     reset(0xFFFFFFF0u);
     /* push 3 rings' worth with no pops: each full push spills HALF + 1 */
     unsigned n = 3 * CAP;
-    fill(&ring_a, 0, n);
-    CHECK_EQ(hive_ring_len(&ring_a) + hive_global_len(&global), n);
+    fill(&qa.ring, 0, n);
+    CHECK_EQ(hive_ring_len(&qa.ring) + hive_global_len(&global), n);
     /* nothing lost, nothing twice */
     static unsigned char seen[NTASKS];
     memset(seen, 0, sizeof seen);
     struct hive_task *t;
-    while ((t = hive_ring_pop(&ring_a)) != NULL)
+    while ((t = hive_ring_pop(&qa.ring)) != NULL)
         seen[id(t)]++;
-    while ((t = hive_global_pop(&global)) != NULL)
+    while ((t = global_pop1()) != NULL)
         seen[id(t)]++;
     for (unsigned i = 0; i < n; i++)
         CHECK_EQ(seen[i], 1);
@@ -165,29 +183,29 @@ HIVE_TEST(ring_overflow_repeated)
 HIVE_TEST(ring_overflow_during_steal)
 {
     reset(0xFFFFFF10u);
-    fill(&ring_a, 0, CAP);
+    fill(&qa.ring, 0, CAP);
     struct hive_ring_claim c;
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_OK);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_OK);
     CHECK_EQ(c.n, HALF);
     /* the victim pushes while the thief is between claim and release */
-    hive_ring_push(&ring_a, &tasks[CAP], &global);
+    hive_ring_push(&qa.ring, &tasks[CAP], &global);
     CHECK_EQ(hive_global_len(&global), 1);
-    CHECK_EQ(hive_ring_len(&ring_a), CAP - HALF);
-    hive_ring_push(&ring_a, &tasks[CAP + 1], &global);
+    CHECK_EQ(hive_ring_len(&qa.ring), CAP - HALF);
+    hive_ring_push(&qa.ring, &tasks[CAP + 1], &global);
     CHECK_EQ(hive_global_len(&global), 2);
     /* the victim pops meanwhile: only its real head moves */
-    CHECK_EQ(id(hive_ring_pop(&ring_a)), HALF);
-    CHECK_EQ(steal_of(&ring_a), 0xFFFFFF10u);
-    CHECK_EQ(real_of(&ring_a), 0xFFFFFF10u + HALF + 1);
+    CHECK_EQ(id(hive_ring_pop(&qa.ring)), HALF);
+    CHECK_EQ(steal_of(&qa.ring), 0xFFFFFF10u);
+    CHECK_EQ(real_of(&qa.ring), 0xFFFFFF10u + HALF + 1);
     /* finish: steal head catches up with the real head */
-    CHECK_EQ(id(hive_ring_steal_finish(&ring_a, &ring_b, &c)), 0);
-    CHECK_EQ(steal_of(&ring_a), real_of(&ring_a));
-    expect_pops(&ring_b, 1, HALF - 1);
+    CHECK_EQ(id(hive_ring_steal_finish(&qa.ring, &qb.ring, &c)), 0);
+    CHECK_EQ(steal_of(&qa.ring), real_of(&qa.ring));
+    expect_pops(&qb.ring, 1, HALF - 1);
     /* room again: pushes stay local */
-    hive_ring_push(&ring_a, &tasks[CAP + 2], &global);
+    hive_ring_push(&qa.ring, &tasks[CAP + 2], &global);
     CHECK_EQ(hive_global_len(&global), 2);
-    expect_pops(&ring_a, HALF + 1, CAP - HALF - 1);
-    CHECK_EQ(id(hive_ring_pop(&ring_a)), CAP + 2);
+    expect_pops(&qa.ring, HALF + 1, CAP - HALF - 1);
+    CHECK_EQ(id(hive_ring_pop(&qa.ring)), CAP + 2);
     expect_global(CAP, 2);
 }
 
@@ -196,17 +214,17 @@ HIVE_TEST(ring_overflow_during_steal)
 HIVE_TEST(ring_overflow_after_claim_then_release)
 {
     reset(0);
-    fill(&ring_a, 0, CAP);
+    fill(&qa.ring, 0, CAP);
     struct hive_ring_claim c;
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_OK);
-    CHECK_EQ(id(hive_ring_steal_finish(&ring_a, &ring_b, &c)), 0);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_OK);
+    CHECK_EQ(id(hive_ring_steal_finish(&qa.ring, &qb.ring, &c)), 0);
     /* now 128 free: fill them, then overflow with no steal in flight */
-    fill(&ring_a, CAP, HALF);
-    hive_ring_push(&ring_a, &tasks[CAP + HALF], &global);
+    fill(&qa.ring, CAP, HALF);
+    hive_ring_push(&qa.ring, &tasks[CAP + HALF], &global);
     CHECK_EQ(hive_global_len(&global), HALF + 1);
-    expect_pops(&ring_a, HALF, HALF);
+    expect_pops(&qa.ring, HALF, HALF);
     expect_global(CAP, HALF + 1);
-    expect_pops(&ring_b, 1, HALF - 1);
+    expect_pops(&qb.ring, 1, HALF - 1);
 }
 
 /* Half, rounded up, at most HALF; the oldest is returned, the rest queued in
@@ -220,29 +238,29 @@ HIVE_TEST(ring_steal_sizes)
         if (n > HALF)
             n = HALF;
         reset(0xFFFFFFFFu - k);
-        fill(&ring_a, 0, a);
-        struct hive_task *t = hive_ring_steal(&ring_a, &ring_b);
+        fill(&qa.ring, 0, a);
+        struct hive_task *t = steal(&qa, &qb);
         CHECK_EQ(id(t), 0);
-        CHECK_EQ(hive_ring_len(&ring_b), n - 1);
-        CHECK_EQ(hive_ring_len(&ring_a), a - n);
-        expect_pops(&ring_b, 1, n - 1);
-        expect_pops(&ring_a, n, a - n);
-        CHECK(hive_ring_pop(&ring_b) == NULL);
-        CHECK(hive_ring_pop(&ring_a) == NULL);
+        CHECK_EQ(hive_ring_len(&qb.ring), n - 1);
+        CHECK_EQ(hive_ring_len(&qa.ring), a - n);
+        expect_pops(&qb.ring, 1, n - 1);
+        expect_pops(&qa.ring, n, a - n);
+        CHECK(hive_ring_pop(&qb.ring) == NULL);
+        CHECK(hive_ring_pop(&qa.ring) == NULL);
     }
 }
 
 HIVE_TEST(ring_steal_busy_while_in_flight)
 {
     reset(0);
-    fill(&ring_a, 0, 10);
+    fill(&qa.ring, 0, 10);
     struct hive_ring_claim c1, c2;
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c1), HIVE_STEAL_OK);
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_c, &c2), HIVE_STEAL_BUSY);
-    CHECK(hive_ring_steal(&ring_a, &ring_c) == NULL);
-    CHECK_EQ(id(hive_ring_steal_finish(&ring_a, &ring_b, &c1)), 0);
-    CHECK_EQ(id(hive_ring_steal(&ring_a, &ring_c)), 5);
-    CHECK_EQ(hive_ring_len(&ring_c), 2);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c1), HIVE_STEAL_OK);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qc.ring, &c2), HIVE_STEAL_BUSY);
+    CHECK(steal(&qa, &qc) == NULL);
+    CHECK_EQ(id(hive_ring_steal_finish(&qa.ring, &qb.ring, &c1)), 0);
+    CHECK_EQ(id(steal(&qa, &qc)), 5);
+    CHECK_EQ(hive_ring_len(&qc.ring), 2);
 }
 
 /* The destination's room is measured from its steal head: slots a thief of
@@ -252,90 +270,99 @@ HIVE_TEST(ring_steal_refused_no_room)
     struct hive_ring_claim c, cb;
     reset(0xFFFFFFC0u);
     /* dst with 200 queued: room 56 */
-    fill(&ring_b, 1000, 200);
-    fill(&ring_a, 0, CAP);                      /* would steal 128: needs 127 */
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_NO_ROOM);
-    CHECK_EQ(hive_ring_len(&ring_a), CAP);      /* nothing claimed */
-    CHECK_EQ(steal_of(&ring_a), real_of(&ring_a));
-    CHECK(hive_ring_steal(&ring_a, &ring_b) == NULL);
+    fill(&qb.ring, 1000, 200);
+    fill(&qa.ring, 0, CAP);                      /* would steal 128: needs 127 */
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_NO_ROOM);
+    CHECK_EQ(hive_ring_len(&qa.ring), CAP);      /* nothing claimed */
+    CHECK_EQ(steal_of(&qa.ring), real_of(&qa.ring));
+    CHECK(steal(&qa, &qb) == NULL);
 
     /* dst room 28: a victim of 55 gives 28 (27 copied), of 58 gives 29 (28
      * copied: exactly enough), of 60 gives 30 (29: refused) */
     reset(0);
-    fill(&ring_b, 1000, CAP - 28);
-    fill(&ring_a, 0, 55);
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_OK);
+    fill(&qb.ring, 1000, CAP - 28);
+    fill(&qa.ring, 0, 55);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_OK);
     CHECK_EQ(c.n, 28);
-    CHECK_EQ(id(hive_ring_steal_finish(&ring_a, &ring_b, &c)), 0);
-    CHECK_EQ(hive_ring_room(&ring_b), 1);
+    CHECK_EQ(id(hive_ring_steal_finish(&qa.ring, &qb.ring, &c)), 0);
+    CHECK_EQ(room_of(&qb.ring), 1);
     reset(0);
-    fill(&ring_b, 1000, CAP - 28);
-    fill(&ring_a, 0, 58);
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_OK);
-    CHECK_EQ(id(hive_ring_steal_finish(&ring_a, &ring_b, &c)), 0);
-    CHECK_EQ(hive_ring_room(&ring_b), 0);
+    fill(&qb.ring, 1000, CAP - 28);
+    fill(&qa.ring, 0, 58);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_OK);
+    CHECK_EQ(id(hive_ring_steal_finish(&qa.ring, &qb.ring, &c)), 0);
+    CHECK_EQ(room_of(&qb.ring), 0);
     reset(0);
-    fill(&ring_b, 1000, CAP - 28);
-    fill(&ring_a, 0, 60);
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_NO_ROOM);
+    fill(&qb.ring, 1000, CAP - 28);
+    fill(&qa.ring, 0, 60);
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_NO_ROOM);
 
-    /* dst full, a thief (ring_c) has claimed half of dst and not released:
+    /* dst full, a thief (qc) has claimed half of dst and not released:
      * dst's real head says 128 free, its steal head says 0. */
     reset(0);
-    fill(&ring_b, 1000, CAP);
-    CHECK_EQ(hive_ring_steal_claim(&ring_b, &ring_c, &cb), HIVE_STEAL_OK);
-    CHECK_EQ(hive_ring_len(&ring_b), CAP - HALF);
-    CHECK_EQ(hive_ring_room(&ring_b), 0);
-    fill(&ring_a, 0, 4); /* steal 2: needs 1 slot */
-    CHECK_EQ(hive_ring_steal_claim(&ring_a, &ring_b, &c), HIVE_STEAL_NO_ROOM);
+    fill(&qb.ring, 1000, CAP);
+    CHECK_EQ(hive_ring_steal_claim(&qb.ring, &qc.ring, &cb), HIVE_STEAL_OK);
+    CHECK_EQ(hive_ring_len(&qb.ring), CAP - HALF);
+    CHECK_EQ(room_of(&qb.ring), 0);
+    fill(&qa.ring, 0, 4); /* steal 2: needs 1 slot */
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_NO_ROOM);
     reset(0);
-    fill(&ring_b, 1000, CAP);
-    CHECK_EQ(hive_ring_steal_claim(&ring_b, &ring_c, &cb), HIVE_STEAL_OK);
-    fill(&ring_a, 0, 2); /* steal 1: needs no slot, allowed */
-    CHECK_EQ(id(hive_ring_steal(&ring_a, &ring_b)), 0);
-    /* once ring_c releases, dst has room again */
-    CHECK_EQ(id(hive_ring_steal_finish(&ring_b, &ring_c, &cb)), 1000);
-    CHECK_EQ(hive_ring_room(&ring_b), HALF);
-    fill(&ring_a, 2, 6); /* ring_a: 1 left + 6 = 7 -> steal 4 */
-    CHECK_EQ(id(hive_ring_steal(&ring_a, &ring_b)), 1);
-    CHECK_EQ(hive_ring_len(&ring_b), CAP - HALF + 3);
+    fill(&qb.ring, 1000, CAP);
+    CHECK_EQ(hive_ring_steal_claim(&qb.ring, &qc.ring, &cb), HIVE_STEAL_OK);
+    fill(&qa.ring, 0, 2); /* steal 1: needs no slot, allowed */
+    CHECK_EQ(id(steal(&qa, &qb)), 0);
+    /* once qc releases, dst has room again */
+    CHECK_EQ(id(hive_ring_steal_finish(&qb.ring, &qc.ring, &cb)), 1000);
+    CHECK_EQ(room_of(&qb.ring), HALF);
+    fill(&qa.ring, 2, 6); /* qa: 1 left + 6 = 7 -> steal 4 */
+    CHECK_EQ(id(steal(&qa, &qb)), 1);
+    CHECK_EQ(hive_ring_len(&qb.ring), CAP - HALF + 3);
 }
 
-HIVE_TEST(ring_refill_batch_size)
+/* A global pull takes min(len / cores + 1, HIVE_GLOBAL_BATCH), oldest first:
+ * one to run, the rest as the caller's private list, in order. */
+static void expect_list(struct hive_task *l, unsigned from, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++, l = l->next)
+        CHECK_EQ(id(l), from + i);
+    CHECK(l == NULL);
+}
+
+HIVE_TEST(take_global_batch_size)
 {
     reset(0);
-    /* min(len / cores + 1, room + 1, HALF) */
+    struct hive_task *rest = &tasks[NTASKS - 1];
+    CHECK(hive_take_global(&global, 4, &rest, &stats) == NULL); /* empty */
+    CHECK(rest == &tasks[NTASKS - 1]);                          /* untouched */
+    CHECK_EQ(stats.global_pulls, 0);
     for (unsigned i = 0; i < 1000; i++)
         hive_global_push(&global, &tasks[i]);
-    struct hive_task *t = hive_ring_refill(&ring_a, &global, 4); /* 1000/4+1 = 251 -> 128 */
+    struct hive_task *t = hive_take_global(&global, 4, &rest, &stats); /* 251 -> 32 */
     CHECK_EQ(id(t), 0);
-    CHECK_EQ(hive_ring_len(&ring_a), HALF - 1);
-    CHECK_EQ(hive_global_len(&global), 1000 - HALF);
-    expect_pops(&ring_a, 1, HALF - 1);
-    t = hive_ring_refill(&ring_a, &global, 16); /* 872/16+1 = 55 */
-    CHECK_EQ(id(t), HALF);
-    CHECK_EQ(hive_ring_len(&ring_a), 54);
-    expect_pops(&ring_a, HALF + 1, 54);
-    /* room-limited: ring holds 250, room 6 -> 7 taken */
-    fill(&ring_b, 2000, 250);
-    t = hive_ring_refill(&ring_b, &global, 1);
-    CHECK_EQ(id(t), HALF + 55);
-    CHECK_EQ(hive_ring_len(&ring_b), CAP);
-    CHECK_EQ(hive_global_len(&global), 1000 - HALF - 55 - 7);
-    /* full ring: one task, straight to the caller */
-    t = hive_ring_refill(&ring_b, &global, 1);
-    CHECK_EQ(id(t), HALF + 62);
-    CHECK_EQ(hive_ring_len(&ring_b), CAP);
-    /* empty global queue */
+    expect_list(rest, 1, HIVE_GLOBAL_BATCH - 1);
+    CHECK_EQ(hive_global_len(&global), 1000 - HIVE_GLOBAL_BATCH);
+    t = hive_take_global(&global, 64, &rest, &stats); /* 968/64+1 = 16 */
+    CHECK_EQ(id(t), HIVE_GLOBAL_BATCH);
+    expect_list(rest, HIVE_GLOBAL_BATCH + 1, 15);
+    CHECK_EQ(stats.global_pulls, 2);
+    /* one core takes what little is left in pulls of len + 1 at most */
     reset(0);
-    CHECK(hive_ring_refill(&ring_a, &global, 1) == NULL);
+    hive_global_push(&global, &tasks[7]);
+    hive_global_push(&global, &tasks[8]);
+    t = hive_take_global(&global, 8, &rest, &stats); /* 2/8+1 = 1 */
+    CHECK_EQ(id(t), 7);
+    CHECK(rest == NULL);
+    t = hive_take_global(&global, 1, &rest, &stats); /* 1/1+1 = 2, 1 there */
+    CHECK_EQ(id(t), 8);
+    CHECK(rest == NULL);
+    CHECK(hive_global_is_empty(&global));
 }
 
 HIVE_TEST(global_fifo_and_batches)
 {
     reset(0);
     CHECK(hive_global_is_empty(&global));
-    CHECK(hive_global_pop(&global) == NULL);
+    CHECK(global_pop1() == NULL);
     unsigned long got = 99;
     CHECK(hive_global_pop_batch(&global, 10, &got) == NULL);
     CHECK_EQ(got, 0);
@@ -361,8 +388,8 @@ HIVE_TEST(global_fifo_and_batches)
     CHECK(hive_global_is_empty(&global));
     /* and usable again after draining */
     hive_global_push(&global, &tasks[9]);
-    CHECK_EQ(id(hive_global_pop(&global)), 9);
-    CHECK(hive_global_pop(&global) == NULL);
+    CHECK_EQ(id(global_pop1()), 9);
+    CHECK(global_pop1() == NULL);
 }
 
 static struct hive_deque deque;
@@ -402,66 +429,54 @@ HIVE_TEST(deque_lifo_steal_fifo_full_wrap)
     }
 }
 
-static struct hive_shared_queue shared;
-
-HIVE_TEST(shared_fifo_full_wrap)
+/* The worker's steal: the victim's fork-join deque first (its oldest entry,
+ * one task), then half of its ring; nothing from oneself; every attempt, steal
+ * and task moved counted. */
+HIVE_TEST(steal_from_deque_first_then_ring)
 {
-    static const uint32_t starts[] = {0, 0xFFFFFFF0u, 0xFFFFF000u};
-    for (unsigned s = 0; s < 3; s++) {
-        hive_shared_init_at(&shared, starts[s]);
-        CHECK(hive_shared_pop(&shared) == NULL);
-        for (unsigned round = 0; round < 3; round++) {
-            for (unsigned i = 0; i < HIVE_SHARED_CAP; i++)
-                CHECK(hive_shared_push(&shared, &tasks[i % NTASKS]) == NULL);
-            CHECK(hive_shared_push(&shared, &tasks[1]) == &tasks[1]);
-            CHECK_EQ(hive_shared_len(&shared), HIVE_SHARED_CAP);
-            for (unsigned i = 0; i < HIVE_SHARED_CAP; i++)
-                CHECK_EQ(id(hive_shared_pop(&shared)), i % NTASKS);
-            CHECK(hive_shared_pop(&shared) == NULL);
-            CHECK_EQ(hive_shared_len(&shared), 0);
-        }
-    }
+    reset(0xFFFFFFFEu);
+    CHECK(steal(&qa, &qb) == NULL);
+    CHECK_EQ(stats.steal_attempts, 1);
+    CHECK_EQ(stats.steals, 0);
+    fill(&qa.ring, 0, 10);
+    CHECK(hive_deque_push(&qa.forkjoin, &tasks[100]) == NULL);
+    CHECK(hive_deque_push(&qa.forkjoin, &tasks[101]) == NULL);
+    CHECK(steal(&qa, &qa) == NULL); /* never from oneself */
+    CHECK_EQ(stats.steal_attempts, 1);
+    CHECK_EQ(id(steal(&qa, &qb)), 100); /* the deque's oldest */
+    CHECK_EQ(id(steal(&qa, &qb)), 101);
+    CHECK_EQ(hive_ring_len(&qb.ring), 0);
+    CHECK_EQ(stats.steals, 2);
+    CHECK_EQ(stats.stolen_tasks, 2);
+    CHECK_EQ(id(steal(&qa, &qb)), 0); /* then half the ring: 5, one to run */
+    CHECK_EQ(stats.steals, 3);
+    CHECK_EQ(stats.stolen_tasks, 2 + 5);
+    expect_pops(&qb.ring, 1, 4);
+    expect_pops(&qa.ring, 5, 5);
+    CHECK(steal(&qa, &qb) == NULL);
+    CHECK_EQ(stats.steal_attempts, 5);
+    CHECK_EQ(stats.steals, 3);
+    /* the deque alone, through the leapfrogging helper */
+    CHECK(hive_deque_push(&qc.forkjoin, &tasks[200]) == NULL);
+    CHECK_EQ(id(hive_steal_forkjoin(&qc, &stats)), 200);
+    CHECK(hive_steal_forkjoin(&qc, &stats) == NULL);
+    CHECK_EQ(stats.steals, 4);
+    CHECK_EQ(stats.steal_attempts, 5); /* hive_steal_forkjoin counts no attempt */
 }
 
-/* The strategy this tree is configured with, through runq.h. */
-static struct hive_runq_set set;
-static struct hive_runq runqs[3];
-
-HIVE_TEST(runq_configured_strategy)
+/* A thief whose ring has no room for the victim's batch gets nothing from the
+ * victim's ring, but still a task from its fork-join deque (one task needs no
+ * room). */
+HIVE_TEST(steal_from_refused_no_room)
 {
     reset(0);
-    hive_runq_init_at(&set, runqs, 3, 0xFFFFFFFEu);
-    CHECK(hive_runq_pop(&set, 0) == NULL);
-    CHECK(hive_runq_steal(&set, 1, 0) == NULL);
-    unsigned queued = 0, inline_runs = 0;
-    static unsigned char seen[NTASKS];
-    memset(seen, 0, sizeof seen);
-    for (unsigned i = 0; i < 300; i++) {
-        struct hive_task *back = hive_runq_push(&set, 0, &tasks[i], &global);
-        if (back) {
-            CHECK(back == &tasks[i]);
-            seen[i]++;
-            inline_runs++;
-        } else {
-            queued++;
-        }
-    }
-    CHECK(hive_runq_len(&set, 0) > 0);
-    struct hive_task *t;
-#if HIVE_RUNQ != HIVE_RUNQ_SHARED
-    t = hive_runq_steal(&set, 1, 0);
-    CHECK(t != NULL);
-    if (t)
-        seen[id(t)]++;
-#endif
-    for (unsigned core = 0; core < 3; core++) {
-        while ((t = hive_runq_pop(&set, core)) != NULL || (t = hive_runq_refill(&set, core, &global)) != NULL)
-            seen[id(t)]++;
-    }
-    for (unsigned i = 0; i < 300; i++)
-        CHECK_EQ(seen[i], 1);
-    (void)queued;
-    (void)inline_runs;
+    fill(&qb.ring, 1000, CAP);
+    fill(&qa.ring, 0, 4);
+    CHECK(steal(&qa, &qb) == NULL);
+    CHECK_EQ(hive_ring_len(&qa.ring), 4);
+    CHECK(hive_deque_push(&qa.forkjoin, &tasks[50]) == NULL);
+    CHECK_EQ(id(steal(&qa, &qb)), 50); /* one task needs no room */
+    CHECK_EQ(stats.steals, 1);
 }
 
 int main(void)

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "sched/port.h"
-#include "sched/runq.h"
+#include "sched/steal.h"
 
 #define OWNER_POOL 8192u  /* objects the owner cycles through: > 2 rings' worth */
 #define PRODUCER_POOL 512u
@@ -30,6 +30,7 @@ struct stress_task {
     unsigned long id;
     unsigned long payload; /* plain field: published only by the queues */
     unsigned creator;
+    bool in_forkjoin; /* pushed into the owner's fork-join deque */
 };
 
 struct recycle_buf {
@@ -45,6 +46,8 @@ struct stress_core {
     uint32_t rng;
     unsigned long runs_unflushed;
     struct hive_stress_report rep;           /* this core's counts */
+    struct hive_core_stats stats;              /* what hive_steal_from and hive_take_global count */
+    struct hive_task *batch;                 /* the rest of this core's last global pull */
     struct recycle_buf recycle[MAX_CREATORS]; /* run objects bound for their creators */
     struct stress_task *free_local;          /* creator only: objects ready to reuse */
 };
@@ -55,7 +58,7 @@ struct creator {
 };
 
 struct stress_ctx {
-    struct hive_runq_set set;
+    struct hive_core_queues *q; /* one per core */
     struct hive_global global;
     const struct hive_stress_config *cfg;
     unsigned cores;
@@ -75,9 +78,9 @@ struct stress_ctx {
 static struct stress_ctx *current;
 
 /* The task header is the first member; this also maps NULL to NULL. */
-static struct hive_task *as_task(struct stress_task *st)
+static struct hive_task *as_task(struct stress_task *task)
 {
-    return (struct hive_task *)st;
+    return (struct hive_task *)task;
 }
 
 static unsigned long payload_of(unsigned long id, uint32_t seed)
@@ -96,15 +99,15 @@ static uint32_t next_rand(struct stress_core *c)
 
 static void task_fn(struct hive_task *t)
 {
-    struct stress_task *st = (struct stress_task *)t;
+    struct stress_task *task = (struct stress_task *)t;
     struct stress_ctx *ctx = current;
-    if (st->id >= ctx->tasks || st->payload != payload_of(st->id, ctx->cfg->seed)) {
+    if (task->id >= ctx->tasks || task->payload != payload_of(task->id, ctx->cfg->seed)) {
         /* relaxed: a counter read after every core has finished. */
         atomic_fetch_add_explicit(&ctx->bad_payload, 1, memory_order_relaxed);
         return;
     }
     /* relaxed: the counter itself is the witness; read after the run. */
-    if (atomic_fetch_add_explicit(&ctx->counts[st->id], 1, memory_order_relaxed) != 0)
+    if (atomic_fetch_add_explicit(&ctx->counts[task->id], 1, memory_order_relaxed) != 0)
         /* relaxed: as above. */
         atomic_fetch_add_explicit(&ctx->doubled, 1, memory_order_relaxed);
 }
@@ -156,25 +159,25 @@ static bool all_done(struct stress_ctx *ctx)
 
 static void run(struct stress_core *c, struct hive_task *t)
 {
-    struct stress_task *st = (struct stress_task *)t;
-    unsigned creator = st->creator;
+    struct stress_task *task = (struct stress_task *)t;
+    unsigned creator = task->creator;
     t->fn(t);
     c->rep.executed++;
     if (++c->runs_unflushed >= FLUSH_RUNS)
         flush_all(c);
     if (creator == 0 && c->core == 0) {
         /* The owner's own object: straight back to its local list. */
-        st->t.next = as_task(c->free_local);
-        c->free_local = st;
+        task->t.next = as_task(c->free_local);
+        c->free_local = task;
         return;
     }
     struct recycle_buf *b = &c->recycle[creator];
-    st->t.next = NULL;
+    task->t.next = NULL;
     if (b->last)
-        b->last->t.next = &st->t;
+        b->last->t.next = &task->t;
     else
-        b->first = st;
-    b->last = st;
+        b->first = task;
+    b->last = task;
     if (++b->n >= RECYCLE_BATCH)
         flush_recycle(c->ctx, b, creator);
 }
@@ -189,59 +192,91 @@ static struct stress_task *new_task(struct stress_core *c, unsigned creator)
     if (!c->free_local)
         /* acquire: pairs with the release CAS in flush_recycle. */
         c->free_local = atomic_exchange_explicit(&cr->free_stack, NULL, memory_order_acquire);
-    struct stress_task *st = c->free_local;
-    if (!st)
+    struct stress_task *task = c->free_local;
+    if (!task)
         return NULL;
-    c->free_local = (struct stress_task *)st->t.next;
-    st->id = cr->id_next++;
-    st->payload = payload_of(st->id, ctx->cfg->seed);
-    st->creator = creator;
-    st->t.fn = task_fn;
-    st->t.next = NULL;
-    return st;
+    c->free_local = (struct stress_task *)task->t.next;
+    task->id = cr->id_next++;
+    task->payload = payload_of(task->id, ctx->cfg->seed);
+    task->creator = creator;
+    task->in_forkjoin = false;
+    task->t.fn = task_fn;
+    task->t.next = NULL;
+    return task;
+}
+
+/* Run t, which came from the global queue (the first of a pull or its batch). */
+static void run_from_global(struct stress_core *c, struct hive_task *t)
+{
+    if (((struct stress_task *)t)->creator == 0)
+        c->rep.owner_via_global++;
+    run(c, t);
+}
+
+/* The core's private batch first, as the worker does; then a pull. */
+static struct hive_task *take_global(struct stress_core *c)
+{
+    struct stress_ctx *ctx = c->ctx;
+    struct hive_task *t = c->batch;
+    if (t) {
+        c->batch = t->next;
+        return t;
+    }
+    t = hive_take_global(&ctx->global, ctx->cores, &c->batch, &c->stats);
+    if (t)
+        c->rep.global_pulls++;
+    return t;
 }
 
 static void owner_body(struct stress_core *c)
 {
     struct stress_ctx *ctx = c->ctx;
     struct creator *cr = &ctx->creator[0];
+    struct hive_core_queues *own = &ctx->q[0];
     unsigned long seen = 0;
     uint64_t since = hive_port_now_ns();
     while (!all_done(ctx)) {
         bool did = false;
         /* Mostly short bursts, pushing a little more than is popped so the
-         * ring stays populated for thieves; one in eight is long enough to
-         * overflow the ring, often while a steal is in flight. */
+         * queues stay populated for thieves; one in eight is long enough to
+         * overflow the ring (or fill the deque), often while a steal is in
+         * flight. One burst in four goes to the fork-join deque. */
         uint32_t r = next_rand(c);
         unsigned burst = (r & 7) == 0 ? HIVE_RING_CAP + (r >> 8) % 512 : (r >> 8) % 160;
+        bool to_deque = (r & 0x300) == 0;
         for (unsigned i = 0; i < burst; i++) {
-            struct stress_task *st = new_task(c, 0);
-            if (!st)
+            struct stress_task *task = new_task(c, 0);
+            if (!task)
                 break;
             did = true;
-            struct hive_task *back = hive_runq_push(&ctx->set, 0, &st->t, &ctx->global);
-            if (back) {
+            if (!to_deque) {
+                hive_ring_push(&own->ring, &task->t, &ctx->global);
+                continue;
+            }
+            task->in_forkjoin = true;
+            if (hive_deque_push(&own->forkjoin, &task->t)) {
                 c->rep.inline_runs++;
-                run(c, back);
+                run(c, &task->t);
             }
         }
         /* Now and then let the thieves in even when cores are scarce (the
-         * host's are shared): they find a populated ring to steal from. */
+         * host's are shared): they find populated queues to steal from. */
         if ((r & 0x70) == 0)
             idle(ctx);
         unsigned pops = (next_rand(c) >> 8) % (cr->id_next == cr->id_end ? 4096 : 120);
         for (unsigned i = 0; i < pops; i++) {
-            struct hive_task *t = hive_runq_pop(&ctx->set, 0);
-            if (!t) {
-                t = hive_runq_refill(&ctx->set, 0, &ctx->global);
-                if (!t)
-                    break;
-                c->rep.refilled++;
-                if (((struct stress_task *)t)->creator == 0)
-                    c->rep.owner_via_global++;
+            struct hive_task *t;
+            if ((t = c->batch)) {
+                c->batch = t->next;
+                run_from_global(c, t);
+            } else if ((t = hive_deque_pop(&own->forkjoin)) || (t = hive_ring_pop(&own->ring))) {
+                run(c, t);
+            } else if ((t = take_global(c))) {
+                run_from_global(c, t);
+            } else {
+                break;
             }
             did = true;
-            run(c, t);
         }
         if (!did) {
             flush_all(c);
@@ -261,11 +296,31 @@ static void owner_body(struct stress_core *c)
     }
 }
 
+/* The worker's steal loop: every other core once, from `start` round. */
+static struct hive_task *steal_round(struct stress_core *c, unsigned start)
+{
+    struct stress_ctx *ctx = c->ctx;
+    unsigned n = ctx->cores, me = c->core;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned v = (start + i) % n;
+        if (v == me)
+            continue;
+        struct hive_task *t = hive_steal_from(&ctx->q[v], &ctx->q[me], &c->stats);
+        c->rep.steal_calls++;
+        if (t) {
+            c->rep.stolen++;
+            if (((struct stress_task *)t)->in_forkjoin)
+                c->rep.stolen_forkjoin++;
+            return t;
+        }
+    }
+    return NULL;
+}
+
 static void thief_body(struct stress_core *c)
 {
     struct stress_ctx *ctx = c->ctx;
-    struct hive_runq_set *set = &ctx->set;
-    unsigned me = c->core;
+    struct hive_core_queues *own = &ctx->q[c->core];
     while (!all_done(ctx)) {
         struct hive_task *t = NULL;
         uint32_t r = next_rand(c);
@@ -274,38 +329,29 @@ static void thief_body(struct stress_core *c)
              * this ring fills up while others steal from it: exercises the
              * room check against their in-flight copies. */
             for (unsigned k = (r >> 4) % 4; k-- > 0;) {
-                struct hive_task *x = hive_runq_steal(set, me, next_rand(c) >> 8);
-                c->rep.steal_calls++;
+                struct hive_task *x = steal_round(c, next_rand(c) >> 8);
                 if (!x)
                     break;
-                c->rep.stolen++;
                 if (t)
                     run(c, t);
                 t = x;
             }
         }
-        if (!t)
-            t = hive_runq_pop(set, me);
-        if (!t) {
-            t = hive_runq_steal(set, me, r >> 8);
-            c->rep.steal_calls++;
-            if (t)
-                c->rep.stolen++;
-        }
-        if (!t) {
-            t = hive_runq_refill(set, me, &ctx->global);
-            if (t) {
-                c->rep.refilled++;
-                if (((struct stress_task *)t)->creator == 0)
-                    c->rep.owner_via_global++;
-            }
-        }
-        if (!t) {
-            flush_all(c);
-            idle(ctx);
+        if (t) {
+            run(c, t);
             continue;
         }
-        run(c, t);
+        if ((t = c->batch)) {
+            c->batch = t->next;
+            run_from_global(c, t);
+        } else if ((t = hive_ring_pop(&own->ring)) || (t = steal_round(c, r >> 8))) {
+            run(c, t);
+        } else if ((t = take_global(c))) {
+            run_from_global(c, t);
+        } else {
+            flush_all(c);
+            idle(ctx);
+        }
     }
 }
 
@@ -315,13 +361,13 @@ static void producer_body(struct stress_core *c, unsigned creator)
     struct creator *cr = &ctx->creator[creator];
     while (cr->id_next != cr->id_end && !all_done(ctx)) {
         unsigned want = 1 + (next_rand(c) >> 8) % 24, n = 0;
-        struct stress_task *first = NULL, *last = NULL, *st;
-        while (n < want && (st = new_task(c, creator)) != NULL) {
+        struct stress_task *first = NULL, *last = NULL, *task;
+        while (n < want && (task = new_task(c, creator)) != NULL) {
             if (last)
-                last->t.next = &st->t;
+                last->t.next = &task->t;
             else
-                first = st;
-            last = st;
+                first = task;
+            last = task;
             n++;
         }
         if (n == 0)
@@ -356,7 +402,7 @@ static void core_body(void *arg)
 }
 
 struct layout {
-    size_t ctx, cores, runqs, tasks, counts, total;
+    size_t ctx, cores, queues, tasks, counts, total;
 };
 
 static struct layout layout_of(unsigned thieves, unsigned producers, unsigned long tasks)
@@ -366,8 +412,8 @@ static struct layout layout_of(unsigned thieves, unsigned producers, unsigned lo
     struct layout l;
     l.ctx = 0;
     l.cores = ALIGN_UP(l.ctx + sizeof(struct stress_ctx));
-    l.runqs = ALIGN_UP(l.cores + cores * sizeof(struct stress_core));
-    l.tasks = ALIGN_UP(l.runqs + cores * sizeof(struct hive_runq));
+    l.queues = ALIGN_UP(l.cores + cores * sizeof(struct stress_core));
+    l.tasks = ALIGN_UP(l.queues + cores * sizeof(struct hive_core_queues));
     l.counts = ALIGN_UP(l.tasks + objects * sizeof(struct stress_task));
     l.total = ALIGN_UP(l.counts + tasks * sizeof(atomic_uchar));
     return l;
@@ -392,7 +438,7 @@ int hive_queue_stress(const struct hive_stress_config *cfg, struct hive_stress_r
     unsigned char *mem = cfg->mem;
     struct stress_ctx *ctx = (struct stress_ctx *)(mem + l.ctx);
     struct stress_core *core = (struct stress_core *)(mem + l.cores);
-    struct hive_runq *runqs = (struct hive_runq *)(mem + l.runqs);
+    struct hive_core_queues *queues = (struct hive_core_queues *)(mem + l.queues);
     struct stress_task *objs = (struct stress_task *)(mem + l.tasks);
 
     ctx->cfg = cfg;
@@ -402,7 +448,9 @@ int hive_queue_stress(const struct hive_stress_config *cfg, struct hive_stress_r
     ctx->counts = (_Atomic unsigned char *)(mem + l.counts);
     for (unsigned long i = 0; i < cfg->tasks; i++)
         atomic_init(&ctx->counts[i], 0);
-    hive_runq_init_at(&ctx->set, runqs, cores, cfg->start_index);
+    ctx->q = queues;
+    for (unsigned i = 0; i < cores; i++)
+        hive_core_queues_init_at(&queues[i], cfg->start_index);
     hive_global_init(&ctx->global);
     atomic_init(&ctx->runs, 0);
     atomic_init(&ctx->stop, false);
@@ -457,10 +505,11 @@ int hive_queue_stress(const struct hive_stress_config *cfg, struct hive_stress_r
         total.executed += r->executed;
         total.stolen += r->stolen;
         total.steal_calls += r->steal_calls;
-        total.refilled += r->refilled;
+        total.stolen_forkjoin += r->stolen_forkjoin;
+        total.global_pulls += r->global_pulls;
         total.owner_via_global += r->owner_via_global;
         total.inline_runs += r->inline_runs;
-        if (hive_runq_len(&ctx->set, i))
+        if (hive_ring_len(&queues[i].ring) || hive_deque_len(&queues[i].forkjoin) || core[i].batch)
             total.not_empty++;
     }
     if (!hive_global_is_empty(&ctx->global))

@@ -1,19 +1,27 @@
 /*
- * The run-queue stress: one owner pushing and popping, thieves stealing,
+ * The queue stress: one owner pushing and popping, thieves stealing,
  * producers feeding the global queue; every task must run exactly once.
  *
- * Portable: it uses only sched/ (through runq.h, so it tests whichever
- * strategy HIVE_RUNQ selects when this file is compiled) and no libc beyond
+ * Portable: it uses only sched/ - the queues and the scheduler's own two ways
+ * of taking work from elsewhere, hive_steal_from and hive_take_global
+ * (sched/steal.h), the functions the worker calls - and no libc beyond
  * <stddef.h>/<stdint.h>/<stdatomic.h>, so the same file runs on the host
  * (tests/host, pthreads) and on bare metal under QEMU (tests/target).
  *
  * Roles, by core index:
- *   0                          owner: bursts of pushes into its run queue
- *                              (long enough to overflow the ring), bursts of
- *                              pops, refills from the global queue
- *   1 .. thieves               thieves: pop their own queue, steal (sometimes
- *                              while their own queue is not empty, to hit the
- *                              "no room" refusal), refill from the global queue
+ *   0                          owner: bursts of pushes into its ring (long
+ *                              enough to overflow it) and into its fork-join
+ *                              deque (long enough to fill it: a refused push
+ *                              runs the task inline, as hive_join does), then
+ *                              bursts of runs: its private global batch, the
+ *                              deque (newest first), the ring, the global
+ *                              queue
+ *   1 .. thieves               thieves: run their private batch and their own
+ *                              ring, steal with hive_steal_from from every
+ *                              other core in turn, from a random start
+ *                              (sometimes while their own ring is not empty,
+ *                              to hit the "no room" refusal), pull from the
+ *                              global queue with hive_take_global
  *   thieves+1 .. +producers    producers: push to the global queue, singly
  *                              and in linked batches
  * Task objects are recycled to their creator after they run (a small pool,
@@ -73,11 +81,13 @@ struct hive_stress_report {
     unsigned long doubled;     /* runs of an id that had already run */
     unsigned long bad_payload; /* runs that saw a payload its creator did not write */
     unsigned long not_empty;   /* queues left non-empty at the end */
-    unsigned long steal_calls; /* hive_runq_steal calls by thieves */
+    unsigned long steal_calls; /* hive_steal_from calls (victims probed) by thieves */
     unsigned long stolen;      /* of those, calls that returned a task */
-    unsigned long refilled;    /* tasks returned by refills from the global queue */
-    unsigned long owner_via_global; /* of those, created by the owner: ring overflow */
-    unsigned long inline_runs; /* pushes handed back (deque/shared full) */
+    unsigned long stolen_forkjoin; /* of those, from the owner's fork-join deque */
+    unsigned long global_pulls;    /* hive_take_global calls that returned a task */
+    unsigned long owner_via_global; /* tasks the owner created that came back
+                                       through the global queue: ring overflow */
+    unsigned long inline_runs; /* fork-join pushes handed back (deque full) */
 };
 
 /* Bytes of arena hive_queue_stress needs. */

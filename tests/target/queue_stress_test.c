@@ -1,5 +1,5 @@
 /*
- * The run-queue stress of tests/stress/queue_stress.c on bare metal: one
+ * The queue stress of tests/stress/queue_stress.c on bare metal: one
  * owner, thieves and a global-queue producer on real (emulated) cores, every
  * task checked to run exactly once. Queue indices start just below 2^32 so
  * they wrap during the run.
@@ -89,9 +89,11 @@ HIVE_TEST(queue_stress_exactly_once)
         return;
     hive_smp_call_all(stress_entry, NULL);
     printf("  %lu tasks run, %lu lost, %lu doubled, %lu bad payloads; %lu of %lu steals "
-           "took work, %lu via the global queue (%lu from overflow)\n",
-           report.executed, report.lost, report.doubled, report.bad_payload,
-           report.stolen, report.steal_calls, report.refilled, report.owner_via_global);
+           "took work (%lu from a fork-join deque), %lu global pulls, %lu tasks through the "
+           "global queue from overflow\n",
+           report.executed, report.lost, report.doubled, report.bad_payload, report.stolen,
+           report.steal_calls, report.stolen_forkjoin, report.global_pulls,
+           report.owner_via_global);
     CHECK_EQ(verdict, 0);
     CHECK_EQ(report.lost, 0);
     CHECK_EQ(report.doubled, 0);

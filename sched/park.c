@@ -1,0 +1,48 @@
+/*
+ * Parking: a worker that found no work anywhere (find_work.c, step 8) counts
+ * itself parked in the idle state (rule 3 of sched/idle.c; the last searcher
+ * rescans every queue first), then sleeps in hive_port_wait until a waker
+ * claims it, the run ends, or the configured park timeout passes. It leaves
+ * counted as awake and searching (rule 4), whoever woke it.
+ */
+#include "sched/sched_internal.h"
+
+/* Is there work anywhere? The last searcher's rescan before it sleeps. */
+static bool any_work(void)
+{
+    if (!hive_global_is_empty(&hive_scheduler.global))
+        return true;
+    for (unsigned i = 0; i < hive_scheduler.workers; i++)
+        if (hive_ring_len(&hive_workers[i].queues.ring) ||
+            hive_deque_len(&hive_workers[i].queues.forkjoin))
+            return true;
+    return false;
+}
+
+void hive_park(struct hive_worker *w)
+{
+    uint64_t now = hive_port_now_ns();
+    hive_tick_end(w, now);
+    w->stats.parks++;
+    if (hive_idle_park(&hive_scheduler.idle, w->id, w->searching) && any_work())
+        hive_notify_idle(w); /* rule 3; may claim and wake ourselves */
+    w->searching = false;
+    uint64_t timeout = hive_scheduler.park_timeout_ns;
+    uint64_t deadline = timeout ? now + timeout : 0;
+    for (;;) {
+        if (!hive_idle_is_parked(&hive_scheduler.idle, w->id) || hive_run_done())
+            break;
+        uint64_t left = 0;
+        if (deadline) {
+            now = hive_port_now_ns();
+            if (now >= deadline)
+                break;
+            left = deadline - now;
+        }
+        hive_port_wait(left);
+    }
+    /* Rule 4 of idle.c: count ourselves awake and searching, whoever woke us. */
+    hive_idle_unpark(&hive_scheduler.idle, w->id);
+    w->searching = true;
+    w->tick_start_ns = hive_port_now_ns();
+}

@@ -1,0 +1,68 @@
+/*
+ * Making work visible to other cores, and telling an idle core about it: the
+ * one place in sched/ that calls hive_idle_notify.
+ *
+ * hive_publish is the one function that pushes a task where other cores can
+ * take it - this core's ring, its fork-join deque, the global queue - and
+ * then notifies: rule 1 of sched/idle.c, a seq_cst fence between the push and
+ * the load of the idle state (in hive_idle_notify), then a wake if nobody is
+ * searching and someone is parked. Without that fence the load could be
+ * ordered before the push, every worker could park having scanned before the
+ * push, and the task would wait with every core asleep. Callers that queue a
+ * task for others go through it, so none can forget the notify.
+ *
+ * hive_notify_idle is for work that is already where others can take it
+ * when someone must be told: the hand-offs of the idle protocol (rule 2: the
+ * last searcher found work, so another must go on searching; rule 3: the last
+ * searcher to park found work in its rescan) and a batch that a steal moved
+ * into the ring of a core that is not a searcher (wait.c).
+ *
+ * A spawn into the empty LIFO slot publishes nothing: the slot is never
+ * stolen. Only the task it evicts, pushed into the ring, is published.
+ */
+#include "sched/sched_internal.h"
+
+void hive_notify_idle(struct hive_worker *w)
+{
+    if (hive_idle_notify(&hive_scheduler.idle) >= 0 && w)
+        w->stats.wakes++;
+}
+
+struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, struct hive_task *t)
+{
+    switch (to) {
+    case HIVE_PUBLISH_RING:
+        /* A full ring spills half of itself and t to the global queue: either
+         * way t is where other cores can take it. */
+        if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global))
+            w->stats.overflows++;
+        break;
+    case HIVE_PUBLISH_FORKJOIN:
+        if (hive_deque_push(&w->queues.forkjoin, t))
+            return t; /* full: not queued, the caller runs it */
+        break;
+    case HIVE_PUBLISH_GLOBAL:
+        hive_global_push(&hive_scheduler.global, t);
+        /* seq_cst: after our push's seq_cst store of the queue's length in
+         * the single total order. A run that is not RUNNING yet has no idle
+         * protocol to notify: its RUNNING store comes later in that order,
+         * and its workers look at the global queue after it, so they see the
+         * task. */
+        if (atomic_load(&hive_scheduler.phase) != HIVE_PHASE_RUNNING)
+            return NULL;
+        /* relaxed: a statistic, read after the run. */
+        atomic_fetch_add_explicit(&hive_scheduler.injected, 1, memory_order_relaxed);
+        break;
+    }
+    hive_notify_idle(w);
+    return NULL;
+}
+
+void hive_publish_spawn(struct hive_worker *w, struct hive_task *t)
+{
+    struct hive_task *prev = w->lifo;
+    w->lifo = t;
+    w->stats.spawned++;
+    if (prev)
+        hive_publish(w, HIVE_PUBLISH_RING, prev); /* the evicted task becomes stealable */
+}

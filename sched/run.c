@@ -1,0 +1,165 @@
+/*
+ * hive_run: a run's setup and teardown, and when a run ends. Also the small
+ * public queries about the run (hive_in_task, hive_worker_id,
+ * hive_worker_count) and the scheduler's state itself.
+ *
+ * Setup: check the configuration, claim the phase (one run at a time), reset
+ * every worker and the idle state, size the spawn_fn pools, queue the entry
+ * in core 0's LIFO slot, publish it all with the RUNNING phase and start a
+ * worker on every chosen core (hive_port_run_on_cores; worker.c).
+ *
+ * Termination: hive_scheduler.outstanding counts tasks spawned and not
+ * finished (hive_spawn(_fn) one each, and the entry; join frames and group
+ * tasks are not counted: a counted task waits for them before it can finish).
+ * The decrement that reaches zero sets `done` and wakes every core; workers
+ * leave their loop at the next poll. Anything spawned from outside after that
+ * stays queued for the next run: teardown moves what is left on the cores to
+ * the global queue, which the next run's workers poll when they start.
+ */
+#include <stddef.h>
+
+#include "sched/sched_internal.h"
+
+struct hive_scheduler hive_scheduler = {.global = HIVE_GLOBAL_INIT};
+struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
+_Thread_local struct hive_worker *hive_tls_worker;
+
+void hive_outstanding_done(void)
+{
+    if (atomic_fetch_sub(&hive_scheduler.outstanding, 1) != 1)
+        return;
+    /* The run's last counted task finished: stop every worker. */
+    atomic_store(&hive_scheduler.done, true);
+    struct hive_worker *self = hive_tls_worker;
+    for (unsigned i = 0; i < hive_scheduler.workers; i++)
+        if (!self || i != self->id)
+            hive_port_wake(i);
+}
+
+static struct hive_task entry_task;
+static void (*entry_fn)(void *);
+static void *entry_arg;
+
+static void entry_run(struct hive_task *t)
+{
+    (void)t;
+    entry_fn(entry_arg);
+}
+
+static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
+{
+    w->lifo = NULL;
+    w->batch = NULL;
+    w->id = id;
+    w->lifo_polls = 0;
+    w->polls = 0;
+    w->interval = HIVE_INTERVAL_INIT;
+    if (w->interval < hive_scheduler.interval_min)
+        w->interval = hive_scheduler.interval_min;
+    if (w->interval > hive_scheduler.interval_max)
+        w->interval = hive_scheduler.interval_max;
+    w->wait_depth = 0;
+    w->forkjoin_floor = 0;
+    w->searching = false;
+    uint64_t s = seed + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
+    w->rng[0] = (uint32_t)(s >> 32) | 1u; /* never all zero */
+    w->rng[1] = (uint32_t)s;
+    w->avg_task_ns = HIVE_GLOBAL_LATENCY_NS / HIVE_INTERVAL_INIT;
+    w->tick_start_ns = 0;
+    w->tick_tasks = 0;
+    w->stats = (struct hive_core_stats){0};
+    hive_core_queues_init_at(&w->queues, 0);
+}
+
+/* After the run: whatever is still queued on a core (spawned from outside after
+ * the run's last task finished) moves to the global queue for the next run.
+ * These pushes notify nobody (they do not go through publish.c): no worker
+ * runs now, and the next run's workers look at the global queue when they
+ * start. */
+static void move_leftovers(unsigned workers)
+{
+    struct hive_task *t;
+    for (unsigned i = 0; i < workers; i++) {
+        struct hive_worker *w = &hive_workers[i];
+        while ((t = w->batch)) {
+            w->batch = t->next;
+            hive_global_push(&hive_scheduler.global, t);
+        }
+        if (w->lifo) {
+            hive_global_push(&hive_scheduler.global, w->lifo);
+            w->lifo = NULL;
+        }
+        while ((t = hive_ring_pop(&w->queues.ring)))
+            hive_global_push(&hive_scheduler.global, t);
+        while ((t = hive_deque_pop(&w->queues.forkjoin)))
+            hive_global_push(&hive_scheduler.global, t);
+    }
+}
+
+int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
+{
+    if (!entry)
+        return HIVE_EINVAL;
+    if (hive_port_in_interrupt() || hive_tls_worker)
+        return HIVE_ESTATE;
+    struct hive_config c = cfg ? *cfg : (struct hive_config){0};
+    unsigned avail = hive_port_core_count();
+    unsigned workers = c.cores ? c.cores : avail;
+    unsigned imin = c.interval_min ? c.interval_min : HIVE_INTERVAL_MIN;
+    unsigned imax = c.interval_max ? c.interval_max : HIVE_INTERVAL_MAX;
+    if (workers == 0 || workers > avail || workers > HIVE_SCHED_MAX_CORES ||
+        c.pool_size > HIVE_POOL_MAX || imin > imax)
+        return HIVE_EINVAL;
+    int phase = HIVE_PHASE_STOPPED;
+    if (!atomic_compare_exchange_strong(&hive_scheduler.phase, &phase, HIVE_PHASE_STARTING))
+        return HIVE_ESTATE;
+
+    hive_scheduler.workers = workers;
+    hive_scheduler.interval_min = imin;
+    hive_scheduler.interval_max = imax;
+    hive_scheduler.park_timeout_ns = c.park_timeout_ns;
+    hive_idle_init(&hive_scheduler.idle, workers);
+    uint64_t t0 = hive_port_now_ns();
+    for (unsigned i = 0; i < workers; i++)
+        worker_reset(&hive_workers[i], i, t0);
+    atomic_store(&hive_scheduler.done, false);
+    atomic_store(&hive_scheduler.injected, 0);
+    hive_pool_configure(c.pool_size ? c.pool_size : HIVE_POOL_DEFAULT);
+
+    entry_fn = entry;
+    entry_arg = arg;
+    entry_task.fn = entry_run;
+    entry_task.group = NULL;
+    entry_task.kind = HIVE_TASK_COUNTED;
+    atomic_store(&entry_task.state, HIVE_TASK_QUEUED);
+    hive_outstanding_add();
+    hive_workers[0].lifo = &entry_task;
+
+    /* seq_cst: publishes all of the above to the workers (run_on_cores also
+     * does) and to outside spawners that check the phase. */
+    atomic_store(&hive_scheduler.phase, HIVE_PHASE_RUNNING);
+    hive_port_run_on_cores(workers, hive_worker_main, NULL);
+    atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
+
+    uint64_t elapsed = hive_port_now_ns() - t0;
+    move_leftovers(workers);
+    hive_stats_collect(elapsed);
+    atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPED);
+    return HIVE_OK;
+}
+
+bool hive_in_task(void)
+{
+    return hive_self() != NULL;
+}
+
+int hive_worker_id(void)
+{
+    struct hive_worker *w = hive_self();
+    return w ? (int)w->id : -1;
+}
+
+unsigned hive_worker_count(void)
+{
+    return hive_scheduler.workers;
+}

@@ -1,0 +1,40 @@
+/*
+ * Running one task taken from a queue: its kind (enum hive_task_kind in
+ * sched_internal.h) decides what happens around its fn - a join frame is
+ * run for its joiner, a counted or group task is handed back to its owner
+ * (state IDLE) before fn runs and its end is counted after. Also the task's
+ * fork-join floor, which bounds how far a deep wait inside it may pop this
+ * core's deque (join.c, "Waiting").
+ */
+#include "sched/sched_internal.h"
+
+void hive_run_task(struct hive_worker *w, struct hive_task *t)
+{
+    w->stats.tasks_run++;
+    /* The task's floor: what it (and work nested in its waits) pushes lies at
+     * or above today's bottom, what is below belongs to the frames under it
+     * on this stack. A deep wait inside it pops no lower (join.c, "Waiting"). */
+    uint32_t floor = w->forkjoin_floor;
+    w->forkjoin_floor = hive_deque_bottom(&w->queues.forkjoin);
+    enum hive_task_kind kind = (enum hive_task_kind)t->kind;
+    if (kind == HIVE_TASK_JOIN_FRAME) {
+        /* Not counted and no state: its joiner waits for its done flag. */
+        hive_join_frame_run(t);
+    } else {
+        if (kind != HIVE_TASK_COUNTED && kind != HIVE_TASK_GROUP)
+            hive_port_panic("a queued task of no known kind");
+        /* Read the header before giving it back: from the store of IDLE on it
+         * is the caller's, and fn may free or respawn it. */
+        void (*fn)(struct hive_task *) = t->fn;
+        struct hive_group *g = t->group;
+        /* release: pairs with the acquire CAS in hive_spawn_claim; whoever
+         * spawns t again sees our reads of its header done. */
+        atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+        fn(t);
+        if (kind == HIVE_TASK_GROUP)
+            hive_group_task_done(g); /* uncounted: its waiter is (group.c) */
+        else
+            hive_outstanding_done();
+    }
+    w->forkjoin_floor = floor;
+}

@@ -1,0 +1,70 @@
+/*
+ * Stealing from one victim and pulling from the global queue (steal.h). The
+ * queues' own protocols are in ring.c, deque.c and global_queue.c; what this
+ * file adds is which queue is tried first, how much is taken, and the counts.
+ */
+#include "sched/steal.h"
+
+#include <stddef.h>
+
+void hive_core_queues_init_at(struct hive_core_queues *q, uint32_t start)
+{
+    hive_ring_init_at(&q->ring, start);
+    hive_deque_init_at(&q->forkjoin, start);
+}
+
+struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hive_core_stats *stats)
+{
+    struct hive_task *t = NULL;
+    /* hive_deque_len costs no fence; a deque that looks empty is skipped
+     * without the steal's seq_cst fence and CAS. */
+    while (hive_deque_len(&victim->forkjoin)) {
+        enum hive_steal_result r = hive_deque_steal(&victim->forkjoin, &t);
+        if (r == HIVE_STEAL_OK) {
+            stats->steals++;
+            stats->stolen_tasks++;
+            return t;
+        }
+        if (r == HIVE_STEAL_EMPTY)
+            break;
+        /* BUSY: a racing pop or steal made progress; look again. */
+    }
+    return NULL;
+}
+
+struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_core_queues *thief,
+                                  struct hive_core_stats *stats)
+{
+    if (victim == thief)
+        return NULL;
+    stats->steal_attempts++;
+    /* The deque first: its oldest entry is the largest piece of a fork-join
+     * tree, worth more than half of a ring of spawned tasks. */
+    struct hive_task *t = hive_steal_forkjoin(victim, stats);
+    if (t)
+        return t;
+    struct hive_ring_claim claim;
+    if (hive_ring_steal_claim(&victim->ring, &thief->ring, &claim) != HIVE_STEAL_OK)
+        return NULL;
+    stats->steals++;
+    stats->stolen_tasks += claim.n;
+    return hive_ring_steal_finish(&victim->ring, &thief->ring, &claim);
+}
+
+struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct hive_task **rest,
+                                   struct hive_core_stats *stats)
+{
+    /* Lock-free early out: the common case for a core polling an empty queue. */
+    if (hive_global_is_empty(g))
+        return NULL;
+    unsigned long n = hive_global_len(g) / (cores ? cores : 1) + 1;
+    if (n > HIVE_GLOBAL_BATCH)
+        n = HIVE_GLOBAL_BATCH;
+    unsigned long got;
+    struct hive_task *t = hive_global_pop_batch(g, n, &got);
+    if (!t)
+        return NULL;
+    *rest = t->next; /* NULL-terminated by pop_batch; the caller's alone now */
+    stats->global_pulls++;
+    return t;
+}

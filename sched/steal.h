@@ -1,0 +1,76 @@
+/*
+ * Taking work that is not this core's: the queues of one core that other
+ * cores may take from (struct hive_core_queues), a steal from one victim, and
+ * a pull from the global queue. The worker calls these two functions and no
+ * other code to take work from elsewhere; the unit tests, the fuzzer and the
+ * multi-core queue stress (tests/stress) call the very same ones.
+ *
+ * Each core has two queues that others may take from:
+ *   - the run queue, a dual-head ring (sched/ring.h): tasks from hive_spawn,
+ *     FIFO for the owner; a thief takes half of it in one steal;
+ *   - the fork-join deque, Chase-Lev (sched/deque.h): join frames and group
+ *     tasks, LIFO for the owner, so a join gets its newest frame back; a thief
+ *     takes the oldest entry, the largest piece of a divide-and-conquer tree.
+ * The ring stays FIFO because an owner pop at its tail would race with batch
+ * steals (a thief holding a stale tail can claim an index the owner already
+ * popped) unless every owner pop were a CAS; fork-join gets the deque instead.
+ *
+ * Who may call what: hive_steal_from on the thief, with `thief` its own
+ * queues; hive_take_global on the core that will run what it takes.
+ * Interrupt handlers take nothing: they only push to the global queue.
+ */
+#ifndef HIVE_SCHED_STEAL_H
+#define HIVE_SCHED_STEAL_H
+
+#include <stdint.h>
+
+#include "hive/hive.h"
+#include "sched/deque.h"
+#include "sched/global_queue.h"
+#include "sched/ring.h"
+
+/* Most tasks one pull from the global queue takes (see hive_take_global). */
+#define HIVE_GLOBAL_BATCH 32u
+
+struct hive_core_queues {
+    struct hive_ring ring;      /* spawned tasks */
+    struct hive_deque forkjoin; /* join frames and group tasks */
+};
+
+/* Both queues empty, every index at `start` (tests start near 2^32 to wrap;
+ * the scheduler at 0). No other core may use q meanwhile. */
+void hive_core_queues_init_at(struct hive_core_queues *q, uint32_t start);
+
+/*
+ * One task from the top (the oldest end) of victim's fork-join deque, or NULL
+ * when it is empty. A steal that loses a race to a pop or another steal
+ * retries: the loser only fails because someone else made progress, so the
+ * loop is lock-free. A success counts one steal of one task in *stats.
+ */
+struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hive_core_stats *stats);
+
+/*
+ * Steal from one victim into `thief` (the caller's own queues): the fork-join
+ * deque's oldest entry if there is one (hive_steal_forkjoin), else half of
+ * the victim's ring (rounded up, at most HIVE_RING_HALF), of which the oldest
+ * is returned to run at once and the rest go into the thief's ring. NULL when
+ * both are empty, when another thief is copying out of the victim's ring, or
+ * when the thief's ring has no room for the batch. Counts one attempt in *stats
+ * and, on success, one steal and the tasks it moved.
+ */
+struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_core_queues *thief,
+                                  struct hive_core_stats *stats);
+
+/*
+ * Take a batch of min(length / cores + 1, HIVE_GLOBAL_BATCH) of the oldest
+ * tasks from g, so that `cores` cores pulling at once share what is there
+ * while one core alone empties it in a few pulls. Returns the first to run
+ * now and sets *rest to the others, a NULL-terminated list linked through
+ * next that the caller keeps to itself and runs next (the worker's private
+ * batch: thieves cannot see it, which is why it is small). NULL, with *rest
+ * untouched, when g is empty. Counts one global pull in *stats.
+ */
+struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct hive_task **rest,
+                                   struct hive_core_stats *stats);
+
+#endif
