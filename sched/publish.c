@@ -43,11 +43,15 @@ struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, s
         break;
     case HIVE_PUBLISH_GLOBAL:
         hive_global_push(&hive_scheduler.global, t);
-        /* seq_cst: after our push's seq_cst store of the queue's length in
-         * the single total order. A run that is not RUNNING yet has no idle
-         * protocol to notify: its RUNNING store comes later in that order,
-         * and its workers look at the global queue after it, so they see the
-         * task. */
+        /* A store (the queue's length) then a load (the phase), against
+         * hive_run's store of the phase then its workers' load of the
+         * queue: the store-buffering shape, so a seq_cst fence on each side
+         * (the other is in run.c). Then if we see a phase before RUNNING,
+         * the run's fence comes after ours and its workers see the task
+         * when they start; nobody needs a notify. The fence is explicit
+         * because QEMU lets a seq_cst load pass an earlier seq_cst store
+         * (docs/ordering.md). */
+        atomic_thread_fence(memory_order_seq_cst);
         if (atomic_load(&hive_scheduler.phase) != HIVE_PHASE_RUNNING)
             return NULL;
         /* relaxed: a statistic, read after the run. */

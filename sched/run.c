@@ -138,6 +138,10 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     /* seq_cst: publishes all of the above to the workers (run_on_cores also
      * does) and to outside spawners that check the phase. */
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_RUNNING);
+    /* Pairs with the fence after a global push in hive_publish: either that
+     * spawner sees RUNNING and notifies, or the workers, which look at the
+     * global queue after this, see its task. */
+    atomic_thread_fence(memory_order_seq_cst);
     hive_port_run_on_cores(workers, hive_worker_main, NULL);
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
 
