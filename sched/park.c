@@ -28,7 +28,12 @@ void hive_park(struct hive_worker *w)
         hive_notify_idle(w); /* rule 3; may claim and wake ourselves */
     w->searching = false;
     uint64_t timeout = hive_scheduler.park_timeout_ns;
-    uint64_t deadline = timeout ? now + timeout : 0;
+    /* 0: none. A timeout that would carry the deadline past the clock's
+     * range saturates rather than wrapping into the past (which would end
+     * every park at once: a busy spin). */
+    uint64_t deadline = 0;
+    if (timeout)
+        deadline = timeout > UINT64_MAX - now ? UINT64_MAX : now + timeout;
     for (;;) {
         if (!hive_idle_is_parked(&hive_scheduler.idle, w->id) || hive_run_done())
             break;

@@ -85,11 +85,15 @@ void hive_port_wait(uint64_t timeout_ns)
     struct host_core *c = &cores[this_core];
     pthread_mutex_lock(&c->mu);
     if (!c->wake_pending) {
-        if (timeout_ns == 0) {
+        uint64_t now = hive_port_now_ns();
+        /* A deadline past the clock's range is no deadline: adding would
+         * wrap to one in the past, and every wait would return at once - a
+         * busy spin where the caller asked for a long sleep. */
+        if (timeout_ns == 0 || timeout_ns > UINT64_MAX - now) {
             while (!c->wake_pending)
                 pthread_cond_wait(&c->cv, &c->mu);
         } else {
-            uint64_t deadline = hive_port_now_ns() + timeout_ns;
+            uint64_t deadline = now + timeout_ns;
             struct timespec ts = {(time_t)(deadline / 1000000000u),
                                   (long)(deadline % 1000000000u)};
             while (!c->wake_pending)

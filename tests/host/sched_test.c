@@ -228,6 +228,27 @@ HIVE_TEST(outside_threads_have_their_own_pool)
     CHECK_EQ(atomic_load(&own_pool_runs), 2 * OWN_POOL);
 }
 
+/* A park timeout near UINT64_MAX is a long sleep, not a deadline that wraps
+ * into the past and makes every park return at once (a busy spin). */
+static void huge_timeout_entry(void *p)
+{
+    (void)p;
+    /* The other worker finds nothing to do meanwhile and parks. */
+    uint64_t t0 = hive_port_now_ns();
+    while (hive_port_now_ns() - t0 < 200u * 1000 * 1000)
+        sched_yield();
+}
+
+HIVE_TEST(huge_park_timeout_sleeps)
+{
+    struct hive_config c = sw_cfg(2);
+    c.park_timeout_ns = UINT64_MAX - 1;
+    CHECK_EQ(hive_run(huge_timeout_entry, NULL, &c), HIVE_OK);
+    /* Each park ends only when it is woken: a handful in 200 ms. A wrapped
+     * deadline made it hundreds of thousands. */
+    CHECK(hive_stats_last()->total.parks < 100);
+}
+
 /* More workers than one bitmap word holds: the idle bitmap's later words. */
 HIVE_TEST(many_workers)
 {
