@@ -65,7 +65,7 @@ static void die(const char *what)
 static void reset(void)
 {
     for (unsigned i = 0; i < 3; i++)
-        hive_core_queues_init_at(&cores[i], 0);
+        hive_core_queues_init_at(&cores[i], HIVE_QUEUE_ANY_OWNER, 0);
     hive_global_init(&global);
 }
 
@@ -216,8 +216,8 @@ static double steal_run(enum kind k, unsigned nthieves, unsigned long total, uns
  * (callgrind's inclusive cost of the steal function). */
 static void steal_setup(enum kind k, unsigned fill)
 {
-    hive_core_queues_init_at(&cores[0], 0);
-    hive_core_queues_init_at(&cores[1], 0);
+    hive_core_queues_init_at(&cores[0], HIVE_QUEUE_ANY_OWNER, 0);
+    hive_core_queues_init_at(&cores[1], HIVE_QUEUE_ANY_OWNER, 0);
     for (unsigned i = 0; i < fill; i++) {
         if (k == RING)
             hive_ring_push(&cores[0].ring, &pool[i], &global);

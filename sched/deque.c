@@ -10,8 +10,9 @@
 
 #include <stddef.h>
 
-void hive_deque_init_at(struct hive_deque *d, uint32_t start)
+void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start)
 {
+    d->owner = owner;
     atomic_init(&d->top, start);
     atomic_init(&d->bottom, start);
     for (uint32_t i = 0; i < HIVE_DEQUE_CAP; i++)

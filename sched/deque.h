@@ -13,7 +13,8 @@
  * Indices are uint32_t and wrap; sizes are signed differences (bottom may sit
  * one below top while a pop of an empty deque is undone).
  *
- * Owner only: push, pop. Any core: steal, len.
+ * Owner only: push, pop, bottom (never from an interrupt handler; a debug
+ * build checks it, sched/debug_checks.h). Any core: steal, len.
  */
 #ifndef HIVE_SCHED_DEQUE_H
 #define HIVE_SCHED_DEQUE_H
@@ -24,6 +25,7 @@
 
 #include "hive/task.h"
 #include "sched/cache.h"
+#include "sched/debug_checks.h"
 #include "sched/ring.h" /* enum hive_steal_result */
 
 #ifndef HIVE_DEQUE_CAP
@@ -39,15 +41,19 @@ struct hive_deque {
     /* Thieves read a slot before their CAS decides whether it was theirs, so
      * the owner may be rewriting it at the same moment: atomic. */
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_DEQUE_CAP];
+    /* The owner's core, or HIVE_QUEUE_ANY_OWNER; only the debug checks read it. */
+    unsigned owner;
 };
 
-/* Empty, both indices at `start` (tests start near 2^32 to wrap). */
-void hive_deque_init_at(struct hive_deque *d, uint32_t start);
+/* Empty, owned by core `owner`, both indices at `start` (tests start near
+ * 2^32 to wrap). */
+void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start);
 
 /* Owner: push t at the bottom. Returns NULL, or t itself when the deque is
  * full: the caller runs it inline. */
 static inline struct hive_task *hive_deque_push(struct hive_deque *d, struct hive_task *t)
 {
+    HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
     /* relaxed: only this core writes bottom. */
     uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
     /* acquire: pairs with the thieves' seq_cst CAS on top, so a thief's read
@@ -65,6 +71,7 @@ static inline struct hive_task *hive_deque_push(struct hive_deque *d, struct hiv
 /* Owner: pop the newest task, or NULL. */
 static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
 {
+    HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
     /* relaxed: only this core writes bottom. */
     uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
     /* release: pairs with the acquire load of bottom in hive_deque_steal (a

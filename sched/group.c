@@ -104,6 +104,7 @@ int hive_group_wait(struct hive_group *g)
     struct hive_worker *w = hive_self();
     if (!w)
         return HIVE_ESTATE;
+    HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     w->wait_depth++;
     bool deep = w->wait_depth > HIVE_JOIN_NEST_FREE;
     /* acquire: pairs with the release decrement in hive_group_task_done. */

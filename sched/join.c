@@ -81,9 +81,25 @@ struct join_frame {
     atomic_bool done;   /* fb returned (only set when stolen) */
 };
 
+/* The frame leaves the deque for good: run by a thief, or taken back by its
+ * joiner. A debug build checks that this happens once (sched/debug_checks.h);
+ * the state says QUEUED from the push until then. */
+static void frame_taken(struct join_frame *f)
+{
+#ifdef HIVE_DEBUG_CHECKS
+    /* relaxed: the frame's own deque push and pop or steal order its header;
+     * this only detects a second taker, whose exchange reads IDLE. */
+    unsigned was = atomic_exchange_explicit(&f->task.state, HIVE_TASK_IDLE, memory_order_relaxed);
+    HIVE_CHECK(was == HIVE_TASK_QUEUED, HIVE_RULE_JOIN_ONCE);
+#else
+    (void)f;
+#endif
+}
+
 void hive_join_frame_run(struct hive_task *t)
 {
     struct join_frame *f = HIVE_CONTAINER_OF(t, struct join_frame, task);
+    frame_taken(f);
     struct hive_worker *w = hive_tls_worker;
     /* relaxed: a hint for the joiner's leapfrogging, nothing depends on it. */
     atomic_store_explicit(&f->thief, (int)w->id, memory_order_relaxed);
@@ -117,6 +133,7 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     struct hive_worker *w = hive_self();
     if (!w)
         return HIVE_ESTATE;
+    HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     struct join_frame f;
     f.task.next = NULL;
     f.task.fn = NULL; /* its kind runs it: hive_join_frame_run */
@@ -145,6 +162,7 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - frame_index) > 0) {
         struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
         if (t == &f.task) {
+            frame_taken(&f);
             w->stats.tasks_run++;
             w->stats.joins_inline++;
             fb(b);

@@ -21,6 +21,7 @@ static bool any_work(void)
 
 void hive_park(struct hive_worker *w)
 {
+    HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     uint64_t now = hive_port_now_ns();
     hive_tick_end(w, now);
     w->stats.parks++;

@@ -108,8 +108,9 @@
 
 #include <stddef.h>
 
-void hive_ring_init_at(struct hive_ring *r, uint32_t start)
+void hive_ring_init_at(struct hive_ring *r, unsigned owner, uint32_t start)
 {
+    r->owner = owner;
     atomic_init(&r->head, hive_ring_pack(start, start));
     atomic_init(&r->tail, start);
     for (uint32_t i = 0; i < HIVE_RING_CAP; i++)
@@ -185,6 +186,8 @@ enum hive_steal_result hive_ring_steal_claim(struct hive_ring *src, struct hive_
 {
     if (src == dst)
         return HIVE_STEAL_EMPTY;
+    /* The thief fills dst as its owner. */
+    HIVE_CHECK_OWNER(dst->owner, HIVE_RULE_RING_OWNER);
     /* relaxed: dst is the caller's own ring; only it writes dst's tail. */
     uint32_t dst_tail = atomic_load_explicit(&dst->tail, memory_order_relaxed);
     /* acquire: pairs with the release CAS ending a steal out of dst, so those

@@ -17,6 +17,7 @@
  *                     (src != dst; sched/steal.c is their one caller in the
  *                     scheduler); hive_ring_len (a hint).
  * Interrupt handlers never touch a ring: they push to the global queue.
+ * A debug build checks both rules (sched/debug_checks.h).
  */
 #ifndef HIVE_SCHED_RING_H
 #define HIVE_SCHED_RING_H
@@ -28,6 +29,7 @@
 
 #include "hive/task.h"
 #include "sched/cache.h"
+#include "sched/debug_checks.h"
 #include "sched/global_queue.h"
 
 #ifndef HIVE_RING_CAP
@@ -47,6 +49,9 @@ struct hive_ring {
     _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t tail;
     /* Written only by the owner; thieves read the slots they claimed. */
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_RING_CAP];
+    /* The owner's core (hive_port_core_id), or HIVE_QUEUE_ANY_OWNER; only
+     * the debug checks read it. */
+    unsigned owner;
 };
 
 static inline uint64_t hive_ring_pack(uint32_t steal, uint32_t real)
@@ -56,9 +61,9 @@ static inline uint64_t hive_ring_pack(uint32_t steal, uint32_t real)
 static inline uint32_t hive_ring_steal_head(uint64_t head) { return (uint32_t)(head >> 32); }
 static inline uint32_t hive_ring_real_head(uint64_t head) { return (uint32_t)head; }
 
-/* Empty, every index at `start`: the scheduler starts at 0, tests near 2^32
- * (e.g. 2^32 - 5) to cross the wrap. */
-void hive_ring_init_at(struct hive_ring *r, uint32_t start);
+/* Empty, owned by core `owner`, every index at `start`: the scheduler starts
+ * at 0, tests near 2^32 (e.g. 2^32 - 5) to cross the wrap. */
+void hive_ring_init_at(struct hive_ring *r, unsigned owner, uint32_t start);
 
 /* Full ring: overflow to g (see ring.c). True if work went to g. */
 bool hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g);
@@ -67,6 +72,7 @@ bool hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_g
  * then it returns true (the scheduler counts overflows). */
 static inline bool hive_ring_push(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
 {
+    HIVE_CHECK_OWNER(r->owner, HIVE_RULE_RING_OWNER);
     /* relaxed: only this core writes tail. */
     uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
     /* acquire: pairs with the release CAS ending a steal (hive_ring_steal_finish),
@@ -85,6 +91,7 @@ static inline bool hive_ring_push(struct hive_ring *r, struct hive_task *t, stru
 /* Owner: take the oldest task, or NULL when empty. */
 static inline struct hive_task *hive_ring_pop(struct hive_ring *r)
 {
+    HIVE_CHECK_OWNER(r->owner, HIVE_RULE_RING_OWNER);
     /* relaxed: a snapshot that the CAS below validates. */
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
     /* relaxed: only this core writes tail. */

@@ -68,7 +68,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->tick_start_ns = 0;
     w->tick_tasks = 0;
     w->stats = (struct hive_core_stats){0};
-    hive_core_queues_init_at(&w->queues, 0);
+    hive_core_queues_init_at(&w->queues, id, 0);
 }
 
 /* After the run: whatever is still queued on a core (spawned from outside after
@@ -81,6 +81,7 @@ static void move_leftovers(unsigned workers)
     struct hive_task *t;
     for (unsigned i = 0; i < workers; i++) {
         struct hive_worker *w = &hive_workers[i];
+        hive_core_queues_adopt(&w->queues); /* its worker has left */
         while ((t = w->batch)) {
             w->batch = t->next;
             hive_global_push(&hive_scheduler.global, t);

@@ -29,7 +29,15 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t)
         struct hive_group *g = t->group;
         /* release: pairs with the acquire CAS in hive_spawn_claim; whoever
          * spawns t again sees our reads of its header done. */
+#ifdef HIVE_DEBUG_CHECKS
+        /* A task taken twice for one spawn finds IDLE here the second time
+         * (or, if it was spawned again in between, leaves the later take to
+         * find it). */
+        unsigned was = atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+        HIVE_CHECK(was == HIVE_TASK_QUEUED, HIVE_RULE_RUN_ONCE);
+#else
         atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+#endif
         fn(t);
         if (kind == HIVE_TASK_GROUP)
             hive_group_task_done(g); /* uncounted: its waiter is (group.c) */

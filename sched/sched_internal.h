@@ -33,6 +33,7 @@
 
 #include "hive/hive.h"
 #include "sched/cache.h"
+#include "sched/debug_checks.h"
 #include "sched/port.h"
 
 /* Cores this build supports: the board's count, or the host tree's. */
@@ -96,6 +97,9 @@ struct hive_worker {
     uint64_t tick_start_ns; /* when this tick began */
     unsigned tick_tasks;    /* tasks run in this tick (a tick ends at HIVE_BUDGET) */
     struct hive_core_stats stats;
+    /* Spinlocks this core held when its worker began (debug builds only;
+     * sched/debug_checks.h). */
+    unsigned spin_held_at_start;
     /* The ring and the fork-join deque: owner push/pop, thieves steal. */
     struct hive_core_queues queues;
 };

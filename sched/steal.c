@@ -7,10 +7,15 @@
 
 #include <stddef.h>
 
-void hive_core_queues_init_at(struct hive_core_queues *q, uint32_t start)
+void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32_t start)
 {
-    hive_ring_init_at(&q->ring, start);
-    hive_deque_init_at(&q->forkjoin, start);
+    hive_ring_init_at(&q->ring, owner, start);
+    hive_deque_init_at(&q->forkjoin, owner, start);
+}
+
+void hive_core_queues_adopt(struct hive_core_queues *q)
+{
+    q->ring.owner = q->forkjoin.owner = hive_port_core_id();
 }
 
 struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hive_core_stats *stats)

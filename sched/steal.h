@@ -37,9 +37,13 @@ struct hive_core_queues {
     struct hive_deque forkjoin; /* join frames and group tasks */
 };
 
-/* Both queues empty, every index at `start` (tests start near 2^32 to wrap;
- * the scheduler at 0). No other core may use q meanwhile. */
-void hive_core_queues_init_at(struct hive_core_queues *q, uint32_t start);
+/* Both queues empty, owned by core `owner` (HIVE_QUEUE_ANY_OWNER: unchecked),
+ * every index at `start` (tests start near 2^32 to wrap; the scheduler at 0).
+ * No other core may use q meanwhile. */
+void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32_t start);
+/* The calling core takes q over: its owner has stopped for good (after a
+ * run, to move what is left to the global queue). */
+void hive_core_queues_adopt(struct hive_core_queues *q);
 
 /*
  * One task from the top (the oldest end) of victim's fork-join deque, or NULL

@@ -32,6 +32,9 @@ void hive_worker_main(void *unused)
     unsigned id = hive_port_core_id();
     struct hive_worker *w = &hive_workers[id];
     hive_tls_worker = w;
+#ifdef HIVE_DEBUG_CHECKS
+    w->spin_held_at_start = hive_spin_held_here();
+#endif
     w->tick_start_ns = hive_port_now_ns();
     while (!hive_run_done()) {
         struct hive_task *t = hive_find_work(w);

@@ -427,7 +427,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     uint32_t start = start_index(&in);
     for (unsigned i = 0; i < NR; i++) {
-        hive_core_queues_init_at(&q[i], start);
+        hive_core_queues_init_at(&q[i], HIVE_QUEUE_ANY_OWNER, start);
         m[i].steal = m[i].real = m[i].tail = start;
     }
     hive_global_init(&global);

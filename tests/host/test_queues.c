@@ -36,9 +36,9 @@ static uint32_t room_of(struct hive_ring *r) { return CAP - (tail_of(r) - steal_
 static void reset(uint32_t start)
 {
     memset(tasks, 0, sizeof tasks);
-    hive_core_queues_init_at(&qa, start);
-    hive_core_queues_init_at(&qb, start);
-    hive_core_queues_init_at(&qc, start);
+    hive_core_queues_init_at(&qa, HIVE_QUEUE_ANY_OWNER, start);
+    hive_core_queues_init_at(&qb, HIVE_QUEUE_ANY_OWNER, start);
+    hive_core_queues_init_at(&qc, HIVE_QUEUE_ANY_OWNER, start);
     hive_global_init(&global);
     stats = (struct hive_core_stats){0};
 }
@@ -399,7 +399,7 @@ HIVE_TEST(deque_lifo_steal_fifo_full_wrap)
     static const uint32_t starts[] = {0, 0xFFFFFFF0u, 0x7FFFFFF0u};
     for (unsigned s = 0; s < 3; s++) {
         memset(tasks, 0, sizeof tasks);
-        hive_deque_init_at(&deque, starts[s]);
+        hive_deque_init_at(&deque, HIVE_QUEUE_ANY_OWNER, starts[s]);
         struct hive_task *x = &tasks[999];
         CHECK(hive_deque_pop(&deque) == NULL);
         CHECK_EQ(hive_deque_steal(&deque, &x), HIVE_STEAL_EMPTY);

@@ -450,7 +450,7 @@ int hive_queue_stress(const struct hive_stress_config *cfg, struct hive_stress_r
         atomic_init(&ctx->counts[i], 0);
     ctx->q = queues;
     for (unsigned i = 0; i < cores; i++)
-        hive_core_queues_init_at(&queues[i], cfg->start_index);
+        hive_core_queues_init_at(&queues[i], i, cfg->start_index);
     hive_global_init(&ctx->global);
     atomic_init(&ctx->runs, 0);
     atomic_init(&ctx->stop, false);

@@ -1,0 +1,282 @@
+/*
+ * The debug checks of sched/debug_checks.h: each case breaks one ownership
+ * rule in a child process, which must die by the panic (abort) with a line on
+ * stderr naming that rule. The same scenario with the rule kept is run too,
+ * and must exit cleanly, so that a check which fires on everything fails as
+ * surely as one that never fires.
+ *
+ * White-box: the cases reach into the scheduler (sched_internal.h) to do what
+ * a buggy scheduler or a buggy caller would - a second take of a queued task,
+ * a push onto another core's ring. The rule against blocking in an interrupt
+ * handler has no case here: the host has no interrupts
+ * (hive_port_in_interrupt is always false); tests/target checks it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arch/host/host.h"
+#include "harness.h"
+#include "sched/sched_internal.h"
+
+/* Run body(broken) in a child with stderr captured. The child exits 0 if body
+ * returns. Returns what it wrote to stderr (static buffer); *status gets the
+ * wait status. */
+static const char *in_child(void (*body)(int broken), int broken, int *status)
+{
+    static char out[4096];
+    int fd[2];
+    out[0] = 0;
+    if (pipe(fd) != 0)
+        return out;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        dup2(fd[1], 2);
+        body(broken);
+        _exit(0);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n < sizeof out - 1 && (r = read(fd[0], out + n, sizeof out - 1 - n)) > 0)
+        n += (size_t)r;
+    out[n] = 0;
+    close(fd[0]);
+    waitpid(pid, status, 0);
+    return out;
+}
+
+/* body(1) must panic naming rule; body(0) must exit 0 and print no panic. */
+static void expect_panic_only_when_broken(void (*body)(int broken), const char *rule)
+{
+    int status = 0;
+    const char *err = in_child(body, 1, &status);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+    CHECK(strstr(err, "hive: panic: core ") != NULL);
+    CHECK(strstr(err, rule) != NULL);
+    if (!strstr(err, rule))
+        printf("  child's stderr: %s\n", err);
+    err = in_child(body, 0, &status);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(strstr(err, "panic") == NULL);
+}
+
+static void run_one_worker(void (*entry)(void *), void *arg)
+{
+    struct hive_config c = {0};
+    c.cores = 1;
+    if (hive_run(entry, arg, &c) != HIVE_OK)
+        _exit(3);
+}
+
+/* ---- only the owner pushes and pops its ring and its deque ------------------ */
+
+static struct hive_core_queues owned;
+static struct hive_task loose[4];
+static struct hive_global spill = HIVE_GLOBAL_INIT;
+
+static void ring_push_by(int broken)
+{
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_host_bind_core(broken ? 0 : 1);
+    hive_ring_push(&owned.ring, &loose[0], &spill);
+    hive_host_bind_core(1);
+    (void)hive_ring_pop(&owned.ring);
+}
+
+static void ring_pop_by(int broken)
+{
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_host_bind_core(1);
+    hive_ring_push(&owned.ring, &loose[0], &spill);
+    hive_host_bind_core(broken ? 2 : 1);
+    (void)hive_ring_pop(&owned.ring);
+}
+
+/* A steal fills the thief's own ring: the thief must own it. */
+static void ring_steal_into(int broken)
+{
+    static struct hive_core_queues victim;
+    struct hive_core_stats stats = {0};
+    hive_core_queues_init_at(&victim, 0, 0);
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_host_bind_core(0);
+    for (unsigned i = 0; i < 4; i++)
+        hive_ring_push(&victim.ring, &loose[i], &spill);
+    hive_host_bind_core(broken ? 2 : 1);
+    (void)hive_steal_from(&victim, &owned, &stats);
+}
+
+static void deque_push_by(int broken)
+{
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_host_bind_core(broken ? 0 : 1);
+    (void)hive_deque_push(&owned.forkjoin, &loose[0]);
+}
+
+static void deque_pop_by(int broken)
+{
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_host_bind_core(1);
+    (void)hive_deque_push(&owned.forkjoin, &loose[0]);
+    hive_host_bind_core(broken ? 3 : 1);
+    (void)hive_deque_pop(&owned.forkjoin);
+}
+
+HIVE_TEST(only_the_owner_pushes_and_pops_its_ring)
+{
+    expect_panic_only_when_broken(ring_push_by, HIVE_RULE_RING_OWNER);
+    expect_panic_only_when_broken(ring_pop_by, HIVE_RULE_RING_OWNER);
+    expect_panic_only_when_broken(ring_steal_into, HIVE_RULE_RING_OWNER);
+}
+
+HIVE_TEST(only_the_owner_pushes_and_pops_its_deque)
+{
+    expect_panic_only_when_broken(deque_push_by, HIVE_RULE_DEQUE_OWNER);
+    expect_panic_only_when_broken(deque_pop_by, HIVE_RULE_DEQUE_OWNER);
+}
+
+/* ---- a queued task is run by one core, once per spawn ---------------------- */
+
+static struct hive_task twice;
+static void twice_fn(struct hive_task *t) { (void)t; }
+
+/* The entry spawns a task (into its LIFO slot) and, broken, runs it at once
+ * itself as a second core taking it from a queue would. The worker then takes
+ * it from the slot: the second run of one spawn. The extra count stands for
+ * the second run's own end, so the run lasts until the worker gets there. */
+static void twice_entry(void *arg)
+{
+    int broken = *(int *)arg;
+    if (hive_spawn(&twice, twice_fn) != HIVE_OK)
+        _exit(4);
+    if (broken) {
+        hive_outstanding_add();
+        hive_run_task(hive_tls_worker, &twice);
+    }
+}
+
+static void run_twice(int broken)
+{
+    run_one_worker(twice_entry, &broken);
+}
+
+HIVE_TEST(a_queued_task_runs_once)
+{
+    expect_panic_only_when_broken(run_twice, HIVE_RULE_RUN_ONCE);
+}
+
+/* ---- a join frame is joined once -------------------------------------------- */
+
+static void noop(void *arg) { (void)arg; }
+
+/* fa, broken, runs the join's frame - the newest entry of this core's deque -
+ * as a thief would, while it is still queued; the joiner then takes it back
+ * too. */
+static void run_own_frame(void *arg)
+{
+    if (!*(int *)arg)
+        return;
+    struct hive_worker *w = hive_tls_worker;
+    struct hive_deque *d = &w->queues.forkjoin;
+    uint32_t bottom = hive_deque_bottom(d);
+    struct hive_task *frame = atomic_load(&d->slot[(bottom - 1) & HIVE_DEQUE_MASK]);
+    hive_run_task(w, frame);
+}
+
+static void join_entry(void *arg)
+{
+    if (hive_join(run_own_frame, arg, noop, NULL) != HIVE_OK)
+        _exit(4);
+}
+
+static void join_twice(int broken)
+{
+    run_one_worker(join_entry, &broken);
+}
+
+HIVE_TEST(a_join_frame_is_joined_once)
+{
+    expect_panic_only_when_broken(join_twice, HIVE_RULE_JOIN_ONCE);
+}
+
+/* ---- no spinlock held across a join, a group wait or a park ---------------- */
+
+static struct hive_spinlock lock = HIVE_SPINLOCK_INIT;
+
+static void join_locked_entry(void *arg)
+{
+    int broken = *(int *)arg;
+    unsigned long irq = 0;
+    if (broken)
+        irq = hive_spin_lock(&lock);
+    if (hive_join(noop, NULL, noop, NULL) != HIVE_OK)
+        _exit(4);
+    if (broken)
+        hive_spin_unlock(&lock, irq);
+    /* Taken and released before: nothing held at the join. */
+    irq = hive_spin_lock(&lock);
+    hive_spin_unlock(&lock, irq);
+    if (hive_join(noop, NULL, noop, NULL) != HIVE_OK)
+        _exit(4);
+}
+
+static void group_task(struct hive_task *t) { (void)t; }
+
+static void group_locked_entry(void *arg)
+{
+    int broken = *(int *)arg;
+    static struct hive_task t;
+    struct hive_group g = HIVE_GROUP_INIT;
+    if (hive_group_spawn(&g, &t, group_task) != HIVE_OK)
+        _exit(4);
+    unsigned long irq = 0;
+    if (broken)
+        irq = hive_spin_lock(&lock);
+    hive_group_wait(&g);
+    if (broken)
+        hive_spin_unlock(&lock, irq);
+}
+
+/* White-box: the park itself, as a worker that ran out of work would. */
+static void park_locked_entry(void *arg)
+{
+    int broken = *(int *)arg;
+    struct hive_worker *w = hive_tls_worker;
+    unsigned long irq = 0;
+    if (broken)
+        irq = hive_spin_lock(&lock);
+    /* A lone worker that parks is woken by nobody: let the park time out. */
+    hive_scheduler.park_timeout_ns = 1000000;
+    hive_park(w);
+    if (broken)
+        hive_spin_unlock(&lock, irq);
+    /* hive_park leaves us a searcher; a worker stops searching when it
+     * finds work, as this one has (it runs the entry). */
+    w->searching = false;
+    hive_idle_stop_search(&hive_scheduler.idle);
+}
+
+static void join_locked(int broken) { run_one_worker(join_locked_entry, &broken); }
+static void group_locked(int broken) { run_one_worker(group_locked_entry, &broken); }
+static void park_locked(int broken) { run_one_worker(park_locked_entry, &broken); }
+
+HIVE_TEST(no_spinlock_held_across_a_wait_or_park)
+{
+    expect_panic_only_when_broken(join_locked, HIVE_RULE_NO_LOCK_HELD);
+    expect_panic_only_when_broken(group_locked, HIVE_RULE_NO_LOCK_HELD);
+    expect_panic_only_when_broken(park_locked, HIVE_RULE_NO_LOCK_HELD);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    return hive_test_main();
+}
