@@ -47,7 +47,7 @@ static void cpu_setup(unsigned id)
     /* The block holds .tdata + .tbss at its start; on aarch64 _set_tls
      * points TPIDR_EL0 below it by the TCB size, on riscv tp = block. */
     if ((uintptr_t)__tls_size > TLS_BLOCK_SIZE || (uintptr_t)__tls_align > 64) {
-        hive_console_emergency("panic: TLS template larger than TLS_BLOCK_SIZE\n");
+        hive_console_emergency_panic(id, "TLS template larger than TLS_BLOCK_SIZE\n");
         board_exit(1);
     }
     cpu->tls = tls_blocks[id];

@@ -80,6 +80,21 @@ void hive_console_emergency(const char *s)
     }
 }
 
+void hive_console_emergency_panic(unsigned core, const char *what)
+{
+    char digits[12];
+    unsigned n = sizeof digits;
+    digits[--n] = '\0';
+    do {
+        digits[--n] = (char)('0' + core % 10);
+        core /= 10;
+    } while (core && n);
+    hive_console_emergency("panic: core ");
+    hive_console_emergency(&digits[n]);
+    hive_console_emergency(": ");
+    hive_console_emergency(what);
+}
+
 static FILE console = FDEV_SETUP_STREAM(console_put, NULL, console_flush, _FDEV_SETUP_WRITE);
 FILE *const stdin = &console;
 FILE *const stdout = &console;

@@ -20,5 +20,8 @@ void hive_smp_call_all(void (*fn)(void *arg), void *arg);
 
 /* Write a string straight to the console, bypassing stdio (for panics). */
 void hive_console_emergency(const char *s);
+/* "panic: core N: " then what, the same way: for panics where stdio itself
+ * may be broken (a fault inside a fault or interrupt handler, early boot). */
+void hive_console_emergency_panic(unsigned core, const char *what);
 
 #endif

@@ -95,8 +95,12 @@ void aarch64_exception(struct aarch64_frame *f, unsigned kind)
     /* Before the per-core block exists, or when the report itself faulted,
      * stdio may be what is broken: a raw line, then stop. */
     if (!arch_this_cpu() || group == 1) {
-        hive_console_emergency(group == 1 ? "panic: exception inside an exception handler:"
-                                          : "panic: core ?: exception before per-core setup:");
+        if (!arch_this_cpu()) {
+            hive_console_emergency("panic: core ?: exception before per-core setup:");
+        } else {
+            hive_console_emergency_panic(arch_this_cpu()->id,
+                                         "exception inside an exception or interrupt handler:");
+        }
         put_hex(" ESR", f->esr);
         put_hex(" ELR", f->elr);
         put_hex(" FAR", f->far);

@@ -64,7 +64,9 @@ void riscv_trap(struct riscv_frame *f)
     static atomic_bool in_trap[HIVE_MAX_CORES];
     struct hive_cpu *cpu = arch_this_cpu();
     if (atomic_exchange(&in_trap[cpu->id], true)) {
-        hive_console_emergency("\npanic: nested trap\n");
+        /* No stdio: it may be what trapped. */
+        hive_console_emergency("\n");
+        hive_console_emergency_panic(cpu->id, "trap inside a trap handler\n");
         board_exit(1);
     }
     /* No console flush here: this core may hold the console lock. */
