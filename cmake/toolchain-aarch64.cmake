@@ -9,7 +9,7 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 # It also calls out-of-line atomics (__aarch64_ldadd4_acq_rel...) that pick LSE or
 # LL/SC from the Linux auxv at run time; with no Linux, inline LL/SC (ARMv8.0, the
 # Cortex-A53's only kind) is both simpler and faster.
-set(CMAKE_C_FLAGS_INIT "--specs=picolibc.specs -mcpu=cortex-a53 -mno-outline-atomics -fno-pie -ffunction-sections -fdata-sections")
+set(CMAKE_C_FLAGS_INIT "--specs=picolibc.specs -mcpu=cortex-a53 -mno-outline-atomics -fno-pie -ffunction-sections -fdata-sections -fstack-clash-protection --param=stack-clash-protection-guard-size=12")
 set(CMAKE_ASM_FLAGS_INIT "--specs=picolibc.specs -mcpu=cortex-a53 -fno-pie")
 # No --specs here: CMake links with the C flags too, and gcc refuses the specs twice.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -no-pie -nostartfiles")

@@ -15,6 +15,14 @@
 struct hive_cpu hive_cpus[HIVE_MAX_CORES];
 char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT] __attribute__((aligned(4096)));
 
+int hive_stack_guard_core(uintptr_t va)
+{
+    uintptr_t base = (uintptr_t)hive_stacks;
+    if (va < base || va >= base + sizeof hive_stacks)
+        return -1;
+    return (va - base) % HIVE_STACK_SLOT < HIVE_STACK_GUARD ? (int)((va - base) / HIVE_STACK_SLOT) : -1;
+}
+
 /* picolibc's TLS template, from the linker script. */
 extern char __tls_size[], __tls_align[];
 void _init_tls(void *block);

@@ -32,5 +32,8 @@ unsigned hive_cpu_count(void);
 #define HIVE_STACK_SIZE  (32 * 1024)
 #define HIVE_STACK_SLOT  (HIVE_STACK_GUARD + HIVE_STACK_SIZE)
 extern char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT];
+/* The core whose stack guard (unmapped) holds va, or -1: fault reports say
+ * "stack guard of core N" for an overflow. */
+int hive_stack_guard_core(uintptr_t va);
 
 #endif

@@ -24,8 +24,6 @@ extern unsigned aarch64_entry_el;
 /* Builds the identity map (boot core, MMU off); entry.S turns it on per core. */
 void aarch64_mmu_build(void);
 extern uint64_t aarch64_l1_table[512];
-/* The core whose stack guard page holds va (unmapped), or -1. */
-int aarch64_stack_guard_core(uintptr_t va);
 
 /* vectors.S calls this; a return resumes at frame->elr. */
 void aarch64_exception(struct aarch64_frame *frame, unsigned kind);

@@ -108,7 +108,7 @@ void aarch64_exception(struct aarch64_frame *f, unsigned kind)
         board_exit(1);
     }
 
-    int guard = aarch64_stack_guard_core(f->far);
+    int guard = hive_stack_guard_core(f->far);
     char where[48] = "";
     if (type == 0 && ec == EC_DABT_CUR && guard >= 0)
         snprintf(where, sizeof where, " [stack guard of core %u]", (unsigned)guard);

@@ -75,14 +75,6 @@ static uint64_t *l2_entry(uintptr_t va)
     return &l2[(va >> 21) % ENTRIES];
 }
 
-int aarch64_stack_guard_core(uintptr_t va)
-{
-    uintptr_t base = (uintptr_t)hive_stacks;
-    if (va < base || va >= base + sizeof hive_stacks)
-        return -1;
-    return (va - base) % HIVE_STACK_SLOT < HIVE_STACK_GUARD ? (int)((va - base) / HIVE_STACK_SLOT) : -1;
-}
-
 static int overlaps_stacks(uintptr_t start, uintptr_t end)
 {
     uintptr_t base = (uintptr_t)hive_stacks;
@@ -101,7 +93,7 @@ static void map(uintptr_t start, uintptr_t end, uint64_t attrs)
             continue;
         }
         uint64_t *l3 = next_table(l2e, l3_tables, &l3_used, L3_TABLES);
-        if (aarch64_stack_guard_core(va) < 0)
+        if (hive_stack_guard_core(va) < 0)
             l3[(va >> 12) % ENTRIES] = va | attrs | DESC_PAGE;
         va += PAGE;
     }

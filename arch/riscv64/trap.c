@@ -72,7 +72,13 @@ void riscv_trap(struct riscv_frame *f)
     /* No console flush here: this core may hold the console lock. */
     hive_console_emergency("\nregisters at the trap:\n");
     dump_registers(f);
-    hive_panic("unexpected trap: scause=%#lx (%s) sepc=%#lx stval=%#lx hart=%lu",
-               f->scause, cause_name(f->scause), f->sepc, f->stval,
+    /* Page faults of loads, stores and atomics (13, 15) into a stack's guard:
+     * an overflow, labelled as aarch64 labels it. */
+    int guard = (f->scause == 13 || f->scause == 15) ? hive_stack_guard_core(f->stval) : -1;
+    char where[48] = "";
+    if (guard >= 0)
+        snprintf(where, sizeof where, " [stack guard of core %u]", (unsigned)guard);
+    hive_panic("unexpected trap: scause=%#lx (%s)%s sepc=%#lx stval=%#lx hart=%lu",
+               f->scause, cause_name(f->scause), where, f->sepc, f->stval,
                (unsigned long)cpu->hw_id);
 }
