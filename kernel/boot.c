@@ -15,6 +15,18 @@
 struct hive_cpu hive_cpus[HIVE_MAX_CORES];
 char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT] __attribute__((aligned(4096)));
 
+char hive_irq_stacks[HIVE_MAX_CORES][HIVE_IRQ_STACK_SLOT]
+    __attribute__((aligned(HIVE_IRQ_STACK_SLOT)));
+
+int hive_irq_stack_guard_core(uintptr_t va)
+{
+    uintptr_t base = (uintptr_t)hive_irq_stacks;
+    if (va < base || va >= base + sizeof hive_irq_stacks)
+        return -1;
+    return (va - base) % HIVE_IRQ_STACK_SLOT < HIVE_IRQ_STACK_GUARD
+               ? (int)((va - base) / HIVE_IRQ_STACK_SLOT) : -1;
+}
+
 int hive_stack_guard_core(uintptr_t va)
 {
     uintptr_t base = (uintptr_t)hive_stacks;

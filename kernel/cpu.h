@@ -6,6 +6,7 @@
 #ifndef HIVE_KERNEL_CPU_H
 #define HIVE_KERNEL_CPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernel/platform.h"
@@ -35,5 +36,26 @@ extern char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT];
 /* The core whose stack guard (unmapped) holds va, or -1: fault reports say
  * "stack guard of core N" for an overflow. */
 int hive_stack_guard_core(uintptr_t va);
+
+/*
+ * Per-core interrupt stacks: exceptions, traps and interrupt handlers run on
+ * a stack of their own (aarch64's SP_EL1, riscv64's trap stack), so a task's
+ * stack depth never has to budget for a handler. Each slot is a guard page
+ * (unmapped) then the stack, and slots are aligned to their size - a power
+ * of two - so the exception entry can tell from sp alone, before it stores
+ * anything, that it would run into the guard (arch/aarch64/vectors.S).
+ */
+#define HIVE_IRQ_STACK_SHIFT 15
+#define HIVE_IRQ_STACK_SLOT  (1u << HIVE_IRQ_STACK_SHIFT)
+#define HIVE_IRQ_STACK_GUARD 4096u
+extern char hive_irq_stacks[HIVE_MAX_CORES][HIVE_IRQ_STACK_SLOT];
+/* The core whose interrupt stack guard holds va, or -1. */
+int hive_irq_stack_guard_core(uintptr_t va);
+/* Is va in any guard, of a task stack or of an interrupt stack? (The MMU
+ * code leaves these pages unmapped.) */
+static inline bool hive_is_stack_guard(uintptr_t va)
+{
+    return hive_stack_guard_core(va) >= 0 || hive_irq_stack_guard_core(va) >= 0;
+}
 
 #endif

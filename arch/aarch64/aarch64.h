@@ -7,11 +7,17 @@
 
 /* kernel/cpu.h's HIVE_STACK_SLOT, for the assembly (cpu.c asserts they agree). */
 #define AARCH64_STACK_SLOT      (4096 + 32 * 1024)
-/* Exceptions run on a per-core stack of their own (SP_EL1) while the kernel
- * runs on SP_EL0, so a fault caused by overflowing into the guard page is
- * still reported instead of faulting again on every push. Interrupt handlers
- * run there too (vectors.S), hive_spawn and printf included: 16 KiB. */
-#define AARCH64_EXC_STACK_SIZE  (16 * 1024)
+/* Exceptions run on a per-core stack of their own (SP_EL1, kernel/cpu.h's
+ * hive_irq_stacks) while the kernel runs on SP_EL0, so a fault caused by
+ * overflowing into a task stack's guard page is still reported instead of
+ * faulting again on every push. Interrupt handlers run there too
+ * (vectors.S), hive_spawn and printf included: 28 KiB above a guard page,
+ * in a slot aligned to its size. These are kernel/cpu.h's HIVE_IRQ_STACK_*
+ * for the assembly (cpu.c asserts they agree). */
+#define AARCH64_IRQ_STACK_SLOT  (32 * 1024)
+#define AARCH64_IRQ_STACK_GUARD 4096
+/* Where SP_EL1 starts in its slot: 16 bytes short of the end (vectors.S). */
+#define AARCH64_IRQ_STACK_TOP   (AARCH64_IRQ_STACK_SLOT - 16)
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -24,6 +30,10 @@ extern unsigned aarch64_entry_el;
 /* Builds the identity map (boot core, MMU off); entry.S turns it on per core. */
 void aarch64_mmu_build(void);
 extern uint64_t aarch64_l1_table[512];
+
+/* vectors.S calls this when an exception's frame would reach the guard page
+ * below the exception stack; sp is back at the stack's top. */
+_Noreturn void aarch64_irq_stack_overflow(uint64_t esr, uint64_t elr, uint64_t far);
 
 /* vectors.S calls this; a return resumes at frame->elr. */
 void aarch64_exception(struct aarch64_frame *frame, unsigned kind);

@@ -10,7 +10,9 @@
 
 _Static_assert(AARCH64_STACK_SLOT == HIVE_STACK_SLOT, "aarch64.h is out of step with kernel/cpu.h");
 
-char aarch64_exc_stacks[HIVE_MAX_CORES][AARCH64_EXC_STACK_SIZE] __attribute__((aligned(16)));
+_Static_assert(AARCH64_IRQ_STACK_SLOT == HIVE_IRQ_STACK_SLOT &&
+               AARCH64_IRQ_STACK_GUARD == HIVE_IRQ_STACK_GUARD,
+               "aarch64.h is out of step with kernel/cpu.h");
 unsigned aarch64_entry_el;
 
 unsigned long arch_irq_save(void)

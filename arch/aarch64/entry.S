@@ -17,10 +17,11 @@
 /* SP_EL1 = top of exception stack \id, SP_EL0 = top of kernel stack \id,
  * and run on SP_EL0 from here on. */
 .macro set_stacks id, t0, t1
-    adr_l   \t0, aarch64_exc_stacks
-    mov     \t1, #AARCH64_EXC_STACK_SIZE
+    adr_l   \t0, hive_irq_stacks
+    mov     \t1, #AARCH64_IRQ_STACK_SLOT
     madd    \t0, \id, \t1, \t0
     add     \t0, \t0, \t1
+    sub     \t0, \t0, #(AARCH64_IRQ_STACK_SLOT - AARCH64_IRQ_STACK_TOP)
     msr     spsel, #1
     mov     sp, \t0
     adr_l   \t0, hive_stacks

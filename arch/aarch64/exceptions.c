@@ -83,11 +83,29 @@ static bool skip_unheard_semihosting(struct aarch64_frame *f, unsigned type)
     return true;
 }
 
+_Noreturn void aarch64_irq_stack_overflow(uint64_t esr, uint64_t elr, uint64_t far)
+{
+    /* Raw output: stdio's locks may be held by the handler that overflowed. */
+    hive_console_emergency_panic(arch_this_cpu()->id,
+                                 "interrupt stack overflow (an exception or interrupt handler "
+                                 "ran into the guard page below this core's exception stack):");
+    put_hex(" ESR", esr);
+    put_hex(" ELR", elr);
+    put_hex(" FAR", far);
+    hive_console_emergency("\n");
+    board_exit(1);
+}
+
 void aarch64_exception(struct aarch64_frame *f, unsigned kind)
 {
     unsigned group = kind / 4, type = kind % 4, ec = (unsigned)(f->esr >> 26);
     if (skip_unheard_semihosting(f, type))
         return;
+
+    /* A handler's access into the guard of this exception stack that the
+     * entry's check did not see (it reached below sp): an overflow too. */
+    if (type == 0 && ec == EC_DABT_CUR && hive_irq_stack_guard_core(f->far) >= 0)
+        aarch64_irq_stack_overflow(f->esr, f->elr, f->far);
 
     uint64_t sp = (f->spsr & SPSR_SP_ELX) ? (uintptr_t)(f + 1) : f->sp_el0;
     dump_registers(f, sp);

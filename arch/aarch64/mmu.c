@@ -3,7 +3,8 @@
  * used by every core (entry.S: mmu_enable).
  *
  *   RAM image   text R-X, rodata R--, data/bss/stacks RW- (normal write-back,
- *               inner shareable); each core's stack guard page unmapped
+ *               inner shareable); the guard page below each core's task stack
+ *               and below its interrupt stack unmapped
  *   RAM beyond  the heap, RW- (2 MiB blocks where possible)
  *   devices     RW-, Device-nGnRE
  *   the rest    unmapped: page 0 and flash, RAM below the image
@@ -11,6 +12,7 @@
  * Runs before the MMU is on, where memory is Device: this file is built with
  * -mstrict-align, and every table it fills was zeroed with .bss.
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "aarch64.h"
@@ -75,10 +77,17 @@ static uint64_t *l2_entry(uintptr_t va)
     return &l2[(va >> 21) % ENTRIES];
 }
 
+static int overlaps(uintptr_t start, uintptr_t end, const void *area, size_t size)
+{
+    uintptr_t base = (uintptr_t)area;
+    return start < base + size && end > base;
+}
+
+/* Both kinds of stack have guard pages, so both are mapped page by page. */
 static int overlaps_stacks(uintptr_t start, uintptr_t end)
 {
-    uintptr_t base = (uintptr_t)hive_stacks;
-    return start < base + sizeof hive_stacks && end > base;
+    return overlaps(start, end, hive_stacks, sizeof hive_stacks) ||
+           overlaps(start, end, hive_irq_stacks, sizeof hive_irq_stacks);
 }
 
 /* Map [start, end) (page aligned) to itself, skipping the stack guards. */
@@ -93,7 +102,7 @@ static void map(uintptr_t start, uintptr_t end, uint64_t attrs)
             continue;
         }
         uint64_t *l3 = next_table(l2e, l3_tables, &l3_used, L3_TABLES);
-        if (hive_stack_guard_core(va) < 0)
+        if (!hive_is_stack_guard(va))
             l3[(va >> 12) % ENTRIES] = va | attrs | DESC_PAGE;
         va += PAGE;
     }

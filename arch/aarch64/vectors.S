@@ -44,8 +44,27 @@
     .endif
 .endm
 
+/*
+ * Before anything is stored: would the frame reach into the guard page at
+ * the bottom of this core's exception stack (an interrupt handler that
+ * recursed or a frame too deep)? The slot is aligned to its size, so sp's
+ * offset in it says so: sp starts 16 bytes below the slot's end
+ * (AARCH64_IRQ_STACK_TOP), so no sp of this slot reads as offset 0 of the
+ * next, and a sp anywhere in the guard reads as an offset below it. x0 is
+ * parked in TPIDRRO_EL0 meanwhile, a register nothing else uses. Without
+ * this check the save itself would fault, and that fault's save again,
+ * forever.
+ */
 .macro ventry kind
     .balign 0x80
+    msr     tpidrro_el0, x0
+    mov     x0, sp
+    and     x0, x0, #(AARCH64_IRQ_STACK_SLOT - 1)
+    subs    x0, x0, #FRAME_SIZE     /* the offset once the frame is pushed */
+    b.lo    irq_stack_overflow
+    cmp     x0, #AARCH64_IRQ_STACK_GUARD
+    b.lo    irq_stack_overflow
+    mrs     x0, tpidrro_el0
     sub     sp, sp, #FRAME_SIZE
     stp     x0, x1, [sp, #FRAME_X(0)]
     mov     x1, #\kind
@@ -101,3 +120,21 @@ exc_common:
     add     sp, sp, #FRAME_SIZE
     eret
     .size exc_common, . - exc_common
+
+    /* The exception stack ran into its guard. What was on it is lost anyway
+     * (the system stops): start again at the top of this core's slot, with
+     * the fault's registers as arguments, in C that never returns. */
+    .type irq_stack_overflow, %function
+irq_stack_overflow:
+    mov     x0, sp
+    and     x0, x0, #~(AARCH64_IRQ_STACK_SLOT - 1)
+    add     x0, x0, #AARCH64_IRQ_STACK_SLOT
+    sub     x0, x0, #(AARCH64_IRQ_STACK_SLOT - AARCH64_IRQ_STACK_TOP)
+    mov     sp, x0
+    mrs     x0, esr_el1
+    mrs     x1, elr_el1
+    mrs     x2, far_el1
+    bl      aarch64_irq_stack_overflow
+1:  wfi
+    b       1b
+    .size irq_stack_overflow, . - irq_stack_overflow

@@ -20,9 +20,10 @@
 #define SIP_STIP          (1 << 5)  /* timer: stimecmp (Sstc) or the SBI timer */
 #define SIP_SEIP          (1 << 9)  /* external: the PLIC */
 
-/* Each core's trap stack (trap.c): the frame, then riscv_trap and a panic,
- * or an interrupt's handlers (hive_spawn, printf...): 16 KiB. */
-#define RV_TRAP_STACK_SHIFT 14
-#define RV_TRAP_STACK     (1 << RV_TRAP_STACK_SHIFT)
+/* Each core's trap stack is its slot of kernel/cpu.h's hive_irq_stacks: a
+ * guard page, then 28 KiB for the frame and riscv_trap and a panic, or an
+ * interrupt's handlers (hive_spawn, printf...). The shift, for trap.S, is
+ * HIVE_IRQ_STACK_SHIFT (trap.c asserts they agree). */
+#define RV_TRAP_STACK_SHIFT 15
 
 #endif

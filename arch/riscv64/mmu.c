@@ -145,9 +145,13 @@ void riscv_mmu_init(void)
     map((uintptr_t)__image_end, (uintptr_t)__ram_end, PTE_R | PTE_W, 2);
 
     _Static_assert(HIVE_STACK_GUARD % PAGE_SIZE == 0, "guards are whole pages");
-    for (unsigned core = 0; core < HIVE_MAX_CORES; core++)
+    _Static_assert(HIVE_IRQ_STACK_GUARD % PAGE_SIZE == 0, "guards are whole pages");
+    for (unsigned core = 0; core < HIVE_MAX_CORES; core++) {
         for (uintptr_t off = 0; off < HIVE_STACK_GUARD; off += PAGE_SIZE)
             unmap_page((uintptr_t)hive_stacks[core] + off);
+        for (uintptr_t off = 0; off < HIVE_IRQ_STACK_GUARD; off += PAGE_SIZE)
+            unmap_page((uintptr_t)hive_irq_stacks[core] + off);
+    }
 
     satp_value = SATP_SV39 | (uintptr_t)tables[0] >> PAGE_SHIFT;
 }

@@ -55,8 +55,8 @@ riscv_trap_entry:
     lwu     gp, 0(sp)               /* its id (first field, start.c checks) */
     addi    gp, gp, 1
     slli    gp, gp, RV_TRAP_STACK_SHIFT
-    la      sp, riscv_trap_stacks
-    add     sp, sp, gp              /* top of riscv_trap_stacks[id] */
+    la      sp, hive_irq_stacks
+    add     sp, sp, gp              /* top of hive_irq_stacks[id] */
     addi    sp, sp, -RV_FRAME_SIZE
     gprs    sd
     sd      zero, RV_FRAME_X(0)(sp)

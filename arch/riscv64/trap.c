@@ -11,12 +11,9 @@
 #include "kernel/kernel.h"
 #include "layout.h"
 
-_Static_assert(RV_TRAP_STACK >= 4096, "riscv_trap and hive_panic need room");
+_Static_assert(RV_TRAP_STACK_SHIFT == HIVE_IRQ_STACK_SHIFT, "layout.h is out of step with kernel/cpu.h");
 
 void riscv_trap(struct riscv_frame *f);
-
-/* trap.S switches to these; 16-byte aligned tops, as the ABI wants. */
-char riscv_trap_stacks[HIVE_MAX_CORES][RV_TRAP_STACK] __attribute__((aligned(16)));
 
 static const char *const cause_names[] = {
     [0] = "instruction misaligned",  [1] = "instruction access fault",
@@ -74,7 +71,15 @@ void riscv_trap(struct riscv_frame *f)
     dump_registers(f);
     /* Page faults of loads, stores and atomics (13, 15) into a stack's guard:
      * an overflow, labelled as aarch64 labels it. */
-    int guard = (f->scause == 13 || f->scause == 15) ? hive_stack_guard_core(f->stval) : -1;
+    bool page_fault = f->scause == 13 || f->scause == 15;
+    if (page_fault && hive_irq_stack_guard_core(f->stval) >= 0) {
+        /* This trap started again at the top of the trap stack, so the
+         * handler that overflowed it is gone and there is room to report. */
+        hive_panic("interrupt stack overflow (an interrupt handler ran into the guard page below "
+                   "this core's trap stack): scause=%#lx (%s) sepc=%#lx stval=%#lx",
+                   f->scause, cause_name(f->scause), f->sepc, f->stval);
+    }
+    int guard = page_fault ? hive_stack_guard_core(f->stval) : -1;
     char where[48] = "";
     if (guard >= 0)
         snprintf(where, sizeof where, " [stack guard of core %u]", (unsigned)guard);
