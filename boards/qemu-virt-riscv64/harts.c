@@ -5,9 +5,11 @@
  */
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "arch/riscv64/sbi.h"
 #include "kernel/kernel.h"
+#include "kernel/timer.h"
 
 unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores)
 {
@@ -15,9 +17,23 @@ unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores)
     for (uintptr_t hart = 0; hart < max_cores && n < max_cores; hart++) {
         if (hart == boot_hw_id)
             continue;
+        /* An error is a hart id with no hart. A hart that exists but is not
+         * STOPPED yet may still be in the firmware's own start-up: on a
+         * loaded host QEMU may not have run its vCPU that far when the boot
+         * hart asks. Wait for it, bounded; one that never stops was never
+         * ours to start, and saying so beats a silent core short. */
         struct sbi_ret st = sbi_hart_get_status(hart);
-        if (st.error != SBI_SUCCESS || st.value != SBI_HSM_STOPPED)
-            continue;   /* absent (invalid hart id) or not ours to start */
+        uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
+        while (st.error == SBI_SUCCESS && st.value != SBI_HSM_STOPPED &&
+               arch_counter() < deadline)
+            st = sbi_hart_get_status(hart);
+        if (st.error != SBI_SUCCESS)
+            continue;
+        if (st.value != SBI_HSM_STOPPED) {
+            printf("hive: hart %lu stays in SBI HSM state %ld; not started\n",
+                   (unsigned long)hart, st.value);
+            continue;
+        }
         hive_cpus[n].hw_id = hart;
         /* Publish hw_id, the page tables and satp before the hart runs; the
          * new hart reads them with no other synchronisation than the SBI's. */
