@@ -99,6 +99,14 @@ struct hive_task *hive_find_local(struct hive_worker *w)
     return hive_ring_pop(&w->queues.ring);
 }
 
+void hive_stop_searching(struct hive_worker *w)
+{
+    w->searching = false;
+    /* Rule 2 of idle.c: the last searcher to find work wakes another. */
+    if (hive_idle_stop_search(&hive_scheduler.idle))
+        hive_notify_idle(w);
+}
+
 struct hive_task *hive_find_work(struct hive_worker *w)
 {
     struct hive_task *t = hive_find_local(w);
@@ -110,11 +118,7 @@ struct hive_task *hive_find_work(struct hive_worker *w)
         if (!t)
             t = hive_pull_global(w);
     }
-    if (t && w->searching) {
-        w->searching = false;
-        /* Rule 2 of idle.c: the last searcher to find work wakes another. */
-        if (hive_idle_stop_search(&hive_scheduler.idle))
-            hive_notify_idle(w);
-    }
+    if (t && w->searching)
+        hive_stop_searching(w);
     return t;
 }

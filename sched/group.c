@@ -23,10 +23,9 @@ void hive_group_init(struct hive_group *g)
 
 void hive_group_task_done(struct hive_group *g)
 {
-    /* release: pairs with the waiter's acquire load of pending; the task's
-     * writes are visible once the waiter sees its count gone. After this
-     * RMW the group may be gone (its wait returned): do not touch it. */
-    atomic_fetch_sub_explicit(&g->pending, 1, memory_order_release);
+    /* Releases the task's writes to the waiter, and wakes it if it sleeps.
+     * After this the group may be gone (its wait returned): the last access. */
+    hive_await_done(&g->pending);
 }
 
 static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_task *t)
@@ -97,6 +96,25 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
     return t;
 }
 
+/* What a group's waiter may run meanwhile (wait.c). */
+static struct hive_task *help_group_waiter(struct hive_worker *w, void *group)
+{
+    struct hive_group *g = group;
+    bool deep = w->wait_depth > HIVE_JOIN_NEST_FREE;
+    /* Our own deque first: this group's tasks are most likely there. Deep,
+     * hive_wait_find_work pops it, but only down to the running task's floor
+     * (join.c, "Waiting") - where this group's tasks are when the waiting
+     * task spawned them, the usual case. */
+    struct hive_task *t = NULL;
+    if (!deep && hive_deque_len(&w->queues.forkjoin))
+        t = hive_deque_pop(&w->queues.forkjoin);
+    if (!t)
+        t = hive_wait_find_work(w, -1);
+    if (!t && deep)
+        t = own_task_under_floor(w, g);
+    return t;
+}
+
 int hive_group_wait(struct hive_group *g)
 {
     if (!g)
@@ -105,26 +123,6 @@ int hive_group_wait(struct hive_group *g)
     if (!w)
         return HIVE_ESTATE;
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
-    w->wait_depth++;
-    bool deep = w->wait_depth > HIVE_JOIN_NEST_FREE;
-    /* acquire: pairs with the release decrement in hive_group_task_done. */
-    while (atomic_load_explicit(&g->pending, memory_order_acquire) != 0) {
-        /* Our own deque first: this group's tasks are most likely there.
-         * Deep, find_for_wait pops it, but only down to the running task's
-         * floor (join.c, "Waiting") - where this group's tasks are when the
-         * waiting task spawned them, the usual case. */
-        struct hive_task *t = NULL;
-        if (!deep && hive_deque_len(&w->queues.forkjoin))
-            t = hive_deque_pop(&w->queues.forkjoin);
-        if (!t)
-            t = hive_wait_find_work(w, -1);
-        if (!t && deep)
-            t = own_task_under_floor(w, g);
-        if (t)
-            hive_run_task(w, t);
-        else
-            hive_port_cpu_relax();
-    }
-    w->wait_depth--;
+    hive_wait_for(w, &g->pending, help_group_waiter, g);
     return HIVE_OK;
 }

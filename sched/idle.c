@@ -35,7 +35,8 @@
  *     queue (all rings, all fork-join deques, the global queue); if anything
  *     is there, notify (rule 1; it may claim and wake ourselves).
  *  4. A parked worker leaves once its bit is clear - a waker claimed it - or
- *     on its own (timeout, end of run), clearing its bit itself. Either way
+ *     on its own (timeout, end of run, or for a join or group waiter the end
+ *     of its wait: sched/wait.c), clearing its bit itself. Either way
  *     it adds one to unparked and one to searching (it leaves as a searcher)
  *     and issues a seq_cst fence. One park, one unpark, whoever cleared the
  *     bit: so a worker that times out while another claims it can neither

@@ -17,10 +17,12 @@
  * The frame lives on the joiner's stack. Its task header is of kind
  * HIVE_TASK_JOIN_FRAME, so a thief that takes it runs it through
  * hive_join_frame_run (run_task.c), which records who the thief is (for
- * leapfrogging), calls fb and sets `done` with a release store as its very
- * last access to the frame.
+ * leapfrogging), calls fb and counts the frame's `remaining` down to zero
+ * (hive_await_done, wait.c: a release RMW, which also wakes the joiner if it
+ * sleeps) as its very last access to the frame.
  *
- * Waiting for a stolen fb (hive_group_wait waits the same way, group.c): the
+ * Waiting for a stolen fb (hive_group_wait waits the same way, group.c; the
+ * loop, and how a waiter that finds nothing parks, are in wait.c): the
  * joiner runs other work meanwhile (never an idle spin while work exists that
  * it may run). While at most HIVE_JOIN_NEST_FREE waits are nested on this
  * core's stack (wait_depth), anything: what is left in the thief's deque
@@ -78,7 +80,9 @@ struct join_frame {
     void (*fn)(void *);
     void *arg;
     _Atomic int thief;  /* core that took the frame, or -1 */
-    atomic_bool done;   /* fb returned (only set when stolen) */
+    /* 1 until a thief has run fb, then 0; the joiner may sleep on it
+     * (an awaited word, wait.c). */
+    _Atomic unsigned long remaining;
 };
 
 /* The frame leaves the deque for good: run by a thief, or taken back by its
@@ -104,26 +108,19 @@ void hive_join_frame_run(struct hive_task *t)
     /* relaxed: a hint for the joiner's leapfrogging, nothing depends on it. */
     atomic_store_explicit(&f->thief, (int)w->id, memory_order_relaxed);
     f->fn(f->arg);
-    /* release: pairs with the joiner's acquire load; fb's writes are visible
-     * to it. The frame may be gone right after this store. */
-    atomic_store_explicit(&f->done, true, memory_order_release);
+    /* Releases fb's writes to the joiner and wakes it if it sleeps. The
+     * frame may be gone right after: this is our last access to it. */
+    hive_await_done(&f->remaining);
 }
 
-/* Run other work until the stolen frame is done. */
-static void wait_for_frame(struct hive_worker *w, struct join_frame *f)
+/* What a joiner whose frame was stolen may run meanwhile: leapfrogging from
+ * the thief first (wait.c). */
+static struct hive_task *help_joiner(struct hive_worker *w, void *frame)
 {
-    w->wait_depth++;
-    /* acquire: pairs with the release store that ends hive_join_frame_run. */
-    while (!atomic_load_explicit(&f->done, memory_order_acquire)) {
-        /* relaxed: a hint (see hive_join_frame_run). */
-        int thief = atomic_load_explicit(&f->thief, memory_order_relaxed);
-        struct hive_task *t = hive_wait_find_work(w, thief);
-        if (t)
-            hive_run_task(w, t);
-        else
-            hive_port_cpu_relax();
-    }
-    w->wait_depth--;
+    struct join_frame *f = frame;
+    /* relaxed: a hint (see hive_join_frame_run). */
+    int thief = atomic_load_explicit(&f->thief, memory_order_relaxed);
+    return hive_wait_find_work(w, thief);
 }
 
 int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
@@ -143,7 +140,7 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     f.fn = fb;
     f.arg = b;
     atomic_init(&f.thief, -1);
-    atomic_init(&f.done, false);
+    atomic_init(&f.remaining, 1);
 
     if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, &f.task)) {
         /* Deque full: run both here. */
@@ -158,7 +155,7 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     /* Take back what fa left above our frame, and the frame, but nothing
      * under it: that belongs to the frames below us on this stack. The frame
      * is gone if a thief took it (then so is everything older) or if a wait
-     * inside fa ran it (then f.done is already set). */
+     * inside fa ran it (then f.remaining is zero already). */
     while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - frame_index) > 0) {
         struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
         if (t == &f.task) {
@@ -176,8 +173,8 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     }
     /* Our frame was stolen (thieves take the oldest first, so nothing older
      * is left below it either, and the deque is empty now), or fa's own waits
-     * ran it and done is set. */
+     * ran it and remaining is zero. */
     w->stats.joins_waited++;
-    wait_for_frame(w, &f);
+    hive_wait_for(w, &f.remaining, help_joiner, &f);
     return HIVE_OK;
 }

@@ -1,9 +1,11 @@
 /*
- * Parking: a worker that found no work anywhere (find_work.c, step 8) counts
- * itself parked in the idle state (rule 3 of sched/idle.c; the last searcher
- * rescans every queue first), then sleeps in hive_port_wait until a waker
- * claims it, the run ends, or the configured park timeout passes. It leaves
- * counted as awake and searching (rule 4), whoever woke it.
+ * Parking: a worker that found no work anywhere (find_work.c, step 8), or a
+ * join or group waiter that found nothing to help with for a while (wait.c),
+ * counts itself parked in the idle state (rule 3 of sched/idle.c; the last
+ * searcher rescans every queue first), then sleeps in hive_port_wait until a
+ * waker claims it, the run ends, the configured park timeout passes, or - for
+ * a waiter - the work it waits for is done. It leaves counted as awake and
+ * searching (rule 4), whoever woke it.
  */
 #include "sched/sched_internal.h"
 
@@ -19,12 +21,16 @@ static bool any_work(void)
     return false;
 }
 
-void hive_park(struct hive_worker *w)
+void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited)
 {
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     uint64_t now = hive_port_now_ns();
-    hive_tick_end(w, now);
-    w->stats.parks++;
+    if (awaited) {
+        w->stats.wait_parks++;
+    } else {
+        hive_tick_end(w, now);
+        w->stats.parks++;
+    }
     if (hive_idle_park(&hive_scheduler.idle, w->id, w->searching) && any_work())
         hive_notify_idle(w); /* rule 3; may claim and wake ourselves */
     w->searching = false;
@@ -38,6 +44,8 @@ void hive_park(struct hive_worker *w)
     for (;;) {
         if (!hive_idle_is_parked(&hive_scheduler.idle, w->id) || hive_run_done())
             break;
+        if (awaited && hive_await_count(awaited) == 0)
+            break;
         uint64_t left = 0;
         if (deadline) {
             now = hive_port_now_ns();
@@ -50,5 +58,11 @@ void hive_park(struct hive_worker *w)
     /* Rule 4 of idle.c: count ourselves awake and searching, whoever woke us. */
     hive_idle_unpark(&hive_scheduler.idle, w->id);
     w->searching = true;
-    w->tick_start_ns = hive_port_now_ns();
+    if (!awaited)
+        w->tick_start_ns = hive_port_now_ns();
+}
+
+void hive_park(struct hive_worker *w)
+{
+    hive_park_until(w, NULL);
 }

@@ -77,6 +77,25 @@ enum hive_task_kind {
 /* Nested join waits that may run any task before a waiter only helps the core
  * that took its frame (bounds stack depth; see join.c). */
 #define HIVE_JOIN_NEST_FREE 2u
+/* How long a join or group waiter keeps helping without finding anything
+ * before it parks (wait.c): long enough that the fine-grained joins of a
+ * divide-and-conquer run, whose halves take microseconds, never pay for a
+ * park and a wake; short enough that a wait for a long task costs next to
+ * no CPU. */
+#define HIVE_WAIT_SPIN_NS 50000u
+
+/*
+ * An awaited count - a join frame's one outstanding half, a group's pending
+ * tasks - and the one waiter that may sleep on it, in one atomic word, so
+ * that a completion and a waiter going to sleep are ordered by the word's
+ * modification order alone (wait.c has the argument): bits 0-47 the count,
+ * bits 48-62 the sleeping waiter's core, bit 63 set while it sleeps.
+ */
+#define HIVE_AWAIT_COUNT_MASK ((1ul << 48) - 1)
+#define HIVE_AWAIT_CORE_SHIFT 48
+#define HIVE_AWAIT_SLEEPING (1ul << 63)
+_Static_assert(sizeof(unsigned long) == 8, "the awaited word needs 64 bits");
+_Static_assert(HIVE_SCHED_MAX_CORES <= (1u << 15), "a core id must fit in the awaited word");
 
 struct hive_worker {
     /* ---- owner-only (the LIFO slot is never stolen) ---- */
@@ -166,6 +185,9 @@ static inline bool hive_run_done(void)
 void hive_worker_main(void *unused);
 
 /* ---- find_work.c ---- */
+/* This searcher found work (its own continuation counts): stop searching,
+ * and if it was the last searcher wake another (rule 2 of idle.c). */
+void hive_stop_searching(struct hive_worker *w);
 /* The next task for this worker from its own places and the global queue
  * (steps 1-5 of find_work.c), or NULL. */
 struct hive_task *hive_find_local(struct hive_worker *w);
@@ -203,12 +225,28 @@ void hive_notify_idle(struct hive_worker *w);
 /* Nothing found anywhere: sleep until woken (or the run ends, or the park
  * timeout passes); leaves counted as awake and searching. */
 void hive_park(struct hive_worker *w);
+/* The same for a waiter (wait.c), which also leaves once `awaited`'s count
+ * is zero. */
+void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited);
 
 /* ---- run_task.c ---- */
 /* Run one task taken from a queue: bookkeeping, then its fn. */
 void hive_run_task(struct hive_worker *w, struct hive_task *t);
 
 /* ---- wait.c ---- */
+/* The count of an awaited word (acquire: pairs with the release decrement of
+ * hive_await_done, so what the awaited work wrote is visible). */
+static inline unsigned long hive_await_count(_Atomic unsigned long *awaited)
+{
+    return atomic_load_explicit(awaited, memory_order_acquire) & HIVE_AWAIT_COUNT_MASK;
+}
+/* One awaited piece of work finished: count it off, and wake the waiter if it
+ * sleeps on the word. The caller's last access to the word's object. */
+void hive_await_done(_Atomic unsigned long *awaited);
+/* Wait until awaited's count is zero, running what help(w, ctx) returns
+ * meanwhile and parking when it finds nothing for HIVE_WAIT_SPIN_NS. */
+void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
+                   struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx);
 /* Any work for a core that is waiting (join/group): NULL if none now.
  * `frame_thief` is the core that took our join frame (or -1). Nested at most
  * HIVE_JOIN_NEST_FREE waits deep: the frame thief's deque, then anything.

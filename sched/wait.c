@@ -1,9 +1,53 @@
 /*
- * What a core that waits - in hive_join for a stolen frame, in
- * hive_group_wait for a group's tasks - may run meanwhile, so that it helps
- * instead of spinning while work exists. Which work is allowed depends on how
- * deeply waits are nested on this core's stack; join.c ("Waiting") has the
- * rules and the argument that they bound the stack.
+ * Waiting in hive_join for a stolen frame, or in hive_group_wait for a
+ * group's tasks: what the waiting core runs meanwhile (hive_wait_find_work),
+ * and how it sleeps when there is nothing it may run and is woken when the
+ * work it waits for is done (hive_wait_for, hive_await_done).
+ *
+ * Helping. A waiter runs other work instead of spinning while work exists.
+ * Which work it may run depends on how deeply waits are nested on this core's
+ * stack; join.c ("Waiting") has the rules and the argument that they bound
+ * the stack.
+ *
+ * Parking. When helping has found nothing for HIVE_WAIT_SPIN_NS, a waiter
+ * nested at most HIVE_JOIN_NEST_FREE waits deep parks as an idle worker does:
+ * it tries to become a searcher, looks once more, and parks through the idle
+ * protocol (park.c, rules 3 and 4 of idle.c) - its bit in the parked bitmap,
+ * so that any enqueue's notify can claim it like any other parked core. It
+ * may: such a waiter runs any task it finds, so once woken it searches as
+ * fully as an idle worker (steals from every core, polls the global queue).
+ * It leaves the park when it is claimed, when the park times out, or when
+ * the awaited count reaches zero. Once awake it is a searcher (rule 4); it
+ * stops searching when it finds a task to run, or when its wait is over - its
+ * own continuation is the work it found - and in both cases, being perhaps
+ * the last searcher, it wakes another (rule 2). So it takes every step the
+ * argument of idle.c assumes of an idle worker, and the argument holds as it
+ * stands.
+ *
+ * Deeper waits never park: they keep polling. They may run only parts of
+ * their own subtree - their deque above the running task's floor, and
+ * leapfrogged work from the deque of the core that took their frame - and the
+ * latter can appear at any time without any notify aimed at them, so they
+ * could not search as a claimed worker must, and sleeping could strand the
+ * leapfrogging that lets a core whose every wait is deep make progress.
+ *
+ * Why the waiter is woken when its wait ends (no lost wakeup). The awaited
+ * count and the one waiter that may sleep on it share one atomic word
+ * (HIVE_AWAIT_*, sched_internal.h). Before it parks, the waiter installs its
+ * core and the SLEEPING bit with a CAS that succeeds only on a word whose
+ * count is not zero. The completer's decrement (hive_await_done) is an RMW of
+ * the same word, so in the word's modification order it comes either before
+ * that CAS - then the CAS fails, the waiter rereads the word, sees the count
+ * at zero and does not park - or after it, and then the value it returns
+ * carries SLEEPING and the core: the completer wakes that core. A wake sent
+ * before the waiter reaches hive_port_wait stays pending (one per core,
+ * sched/port.h), and the park loop rereads the count before every wait, so
+ * the waiter cannot sleep through the last completion. The completer needs
+ * nothing from the word's object after its RMW, which may be its last
+ * access: a join frame lives on the joiner's stack, a group may be gone once
+ * its waiter returns. The waiter clears its bits after the park, before its
+ * wait returns. One waiter per word may sleep: a second waiter of the same
+ * group finds the bit taken and keeps polling instead.
  */
 #include "sched/sched_internal.h"
 
@@ -44,4 +88,87 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
         return t;
     }
     return hive_pull_global(w);
+}
+
+/* Before parking: mark the word as slept on by this core. False if the
+ * count is zero already (do not park) or another waiter sleeps on it. */
+static bool announce(_Atomic unsigned long *awaited, unsigned core)
+{
+    /* relaxed: the CAS below validates it. */
+    unsigned long old = atomic_load_explicit(awaited, memory_order_relaxed);
+    for (;;) {
+        if ((old & HIVE_AWAIT_COUNT_MASK) == 0 || (old & HIVE_AWAIT_SLEEPING))
+            return false;
+        unsigned long want = old | HIVE_AWAIT_SLEEPING | (unsigned long)core << HIVE_AWAIT_CORE_SHIFT;
+        /* relaxed (both): only the word's modification order matters here
+         * (see the top); what the awaited work wrote is acquired by the
+         * count's loads. */
+        if (atomic_compare_exchange_weak_explicit(awaited, &old, want, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return true;
+    }
+}
+
+/* After the park: nobody sleeps on the word any more. */
+static void withdraw(_Atomic unsigned long *awaited)
+{
+    /* relaxed: only the announcing waiter clears its bits (SLEEPING and the
+     * core), and a completer that still sees them wakes us for nothing. */
+    atomic_fetch_and_explicit(awaited, HIVE_AWAIT_COUNT_MASK, memory_order_relaxed);
+}
+
+void hive_await_done(_Atomic unsigned long *awaited)
+{
+    /* release: pairs with the waiter's acquire loads of the count
+     * (hive_await_count): the work's writes are visible once it is off. */
+    unsigned long was = atomic_fetch_sub_explicit(awaited, 1, memory_order_release);
+    if ((was & HIVE_AWAIT_COUNT_MASK) == 1 && (was & HIVE_AWAIT_SLEEPING))
+        hive_port_wake((unsigned)((was & ~HIVE_AWAIT_SLEEPING) >> HIVE_AWAIT_CORE_SHIFT));
+}
+
+void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
+                   struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx)
+{
+    w->wait_depth++;
+    bool may_park = w->wait_depth <= HIVE_JOIN_NEST_FREE;
+    uint64_t fruitless_since = 0; /* 0: the last look found work */
+    while (hive_await_count(awaited) != 0) {
+        struct hive_task *t = help(w, ctx);
+        if (t) {
+            if (w->searching)
+                hive_stop_searching(w);
+            hive_run_task(w, t);
+            fruitless_since = 0;
+            continue;
+        }
+        if (!may_park) {
+            hive_port_cpu_relax();
+            continue;
+        }
+        uint64_t now = hive_port_now_ns();
+        if (!fruitless_since)
+            fruitless_since = now;
+        if (now - fruitless_since < HIVE_WAIT_SPIN_NS) {
+            hive_port_cpu_relax();
+            continue;
+        }
+        /* As an idle worker before it parks (find_work.c): become a
+         * searcher if the cap allows, and look once more as one. */
+        if (!w->searching)
+            w->searching = hive_idle_start_search(&hive_scheduler.idle);
+        if (w->searching && (t = help(w, ctx))) {
+            hive_stop_searching(w);
+            hive_run_task(w, t);
+            fruitless_since = 0;
+            continue;
+        }
+        if (announce(awaited, w->id)) {
+            hive_park_until(w, awaited);
+            withdraw(awaited);
+        }
+        fruitless_since = hive_port_now_ns();
+    }
+    if (w->searching)
+        hive_stop_searching(w); /* our own continuation is the work we found */
+    w->wait_depth--;
 }

@@ -178,7 +178,9 @@ int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * until its wait returns.
  */
 struct hive_group {
-    _Atomic unsigned long pending; /* spawned and not yet finished */
+    /* Tasks spawned and not yet finished (the low 48 bits); the top bits
+     * name a waiter that sleeps until they are (sched/wait.c). */
+    _Atomic unsigned long pending;
 };
 #define HIVE_GROUP_INIT { 0 }
 void hive_group_init(struct hive_group *g);
@@ -212,6 +214,8 @@ struct hive_core_stats {
     uint64_t lifo_hits;      /* tasks taken from the LIFO slot */
     uint64_t joins_inline;   /* joins whose fb this core took back */
     uint64_t joins_waited;   /* joins whose fb was stolen (this core waited) */
+    uint64_t wait_parks;     /* times a join or group wait on this core slept
+                                (not counted in parks) */
 };
 
 struct hive_stats {

@@ -4,6 +4,7 @@
  * machine may have fewer CPUs, which exercises parking all the more).
  * Built twice: plain, and with ThreadSanitizer (SCHED_TEST_TSAN: smaller).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_THREAD_CPUTIME_ID */
 #include <pthread.h>
 #include <time.h>
 
@@ -95,6 +96,21 @@ HIVE_TEST(deep_wait_runs_own_deque)
 {
     /* 2 workers by construction; 2 s per spin before it counts as stuck. */
     sched_case_deep_wait_own_deque(200 / SCALE, 2000000000ull);
+}
+
+/* The calling thread's CPU time: the waiting core's, in the case below. */
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+HIVE_TEST(waiter_parks_and_wakes)
+{
+    /* The other half runs 200 ms; at 2 workers and at 4. */
+    sched_case_waiter_parks(2, 200000000ull, thread_cpu_ns);
+    sched_case_waiter_parks(4, 200000000ull, thread_cpu_ns);
 }
 
 /* ---- host only: spawns from threads that are not workers, during a run ---------- */

@@ -643,6 +643,115 @@ static void sched_case_deep_wait_own_deque(unsigned rounds, uint64_t deadline_ns
     }
 }
 
+/* ---- a waiter parks while the awaited work runs long, and wakes when it ends ------- */
+
+/*
+ * A join whose other half (or a group whose one task) runs run_ns on another
+ * core: the waiter must park - not spin - and be woken by the completion, not
+ * by the park timeout. The run's park timeout is set to 5 s, so a waiter that
+ * nobody woke would return about 5 s late instead of hanging the test; it
+ * must return within 1 s of the end. cpu_ns, when given (the host: the
+ * calling thread's CPU clock), must show the waiting core mostly idle.
+ */
+#define SW_LONG_PARK_TIMEOUT_NS 5000000000ull
+#define SW_LONG_PROMPT_NS 1000000000ull
+#define SW_LONG_START_NS 10000000000ull /* for the other half to be stolen */
+
+struct sw_long {
+    uint64_t run_ns;
+    uint64_t (*cpu_ns)(void);
+    atomic_bool started;
+    atomic_int runner;          /* the core that ran the long half */
+    int waiter;                 /* the core that waited */
+    uint64_t ended_ns;          /* when the long half returned */
+    uint64_t woke_ns;           /* when the wait returned */
+    uint64_t wait_cpu_ns;       /* CPU time of the waiting core during the wait */
+    bool start_timeout;
+    struct hive_task group_task;
+};
+
+static void sw_long_work(struct sw_long *s)
+{
+    atomic_store(&s->runner, hive_worker_id());
+    uint64_t end = hive_port_now_ns() + s->run_ns;
+    atomic_store(&s->started, true);
+    while (hive_port_now_ns() < end)
+        hive_port_cpu_relax();
+    s->ended_ns = hive_port_now_ns();
+}
+
+static void sw_long_half(void *p) { sw_long_work(p); }
+static void sw_long_group_task(struct hive_task *t)
+{
+    sw_long_work(HIVE_CONTAINER_OF(t, struct sw_long, group_task));
+}
+
+/* Until another core has taken the long work (bounded). */
+static void sw_long_until_started(void *p)
+{
+    struct sw_long *s = p;
+    uint64_t deadline = hive_port_now_ns() + SW_LONG_START_NS;
+    while (!atomic_load(&s->started))
+        if (hive_port_now_ns() > deadline) {
+            s->start_timeout = true;
+            return;
+        }
+}
+
+static void sw_long_join_entry(void *p)
+{
+    struct sw_long *s = p;
+    s->waiter = hive_worker_id();
+    uint64_t cpu0 = s->cpu_ns ? s->cpu_ns() : 0;
+    CHECK_EQ(hive_join(sw_long_until_started, s, sw_long_half, s), HIVE_OK);
+    s->woke_ns = hive_port_now_ns();
+    s->wait_cpu_ns = s->cpu_ns ? s->cpu_ns() - cpu0 : 0;
+}
+
+static void sw_long_group_entry(void *p)
+{
+    struct sw_long *s = p;
+    struct hive_group g = HIVE_GROUP_INIT;
+    s->waiter = hive_worker_id();
+    uint64_t cpu0 = s->cpu_ns ? s->cpu_ns() : 0;
+    CHECK_EQ(hive_group_spawn(&g, &s->group_task, sw_long_group_task), HIVE_OK);
+    sw_long_until_started(s); /* so that the wait cannot run the task itself */
+    CHECK_EQ(hive_group_wait(&g), HIVE_OK);
+    s->woke_ns = hive_port_now_ns();
+    s->wait_cpu_ns = s->cpu_ns ? s->cpu_ns() - cpu0 : 0;
+}
+
+static void sched_case_waiter_parks(unsigned cores, uint64_t run_ns, uint64_t (*cpu_ns)(void))
+{
+    void (*entries[2])(void *) = {sw_long_join_entry, sw_long_group_entry};
+    const char *names[2] = {"join", "group"};
+    for (unsigned k = 0; k < 2; k++) {
+        static struct sw_long s;
+        memset(&s, 0, sizeof s);
+        s.run_ns = run_ns;
+        s.cpu_ns = cpu_ns;
+        atomic_store(&s.runner, -1);
+        struct hive_config c = sw_cfg(cores);
+        c.park_timeout_ns = SW_LONG_PARK_TIMEOUT_NS;
+        CHECK_EQ(hive_run(entries[k], &s, &c), HIVE_OK);
+        const struct hive_stats *st = hive_stats_last();
+        CHECK(!s.start_timeout);
+        CHECK(atomic_load(&s.runner) >= 0 && atomic_load(&s.runner) != s.waiter);
+        CHECK(st->core[s.waiter].wait_parks >= 1);
+        uint64_t late = s.woke_ns > s.ended_ns ? s.woke_ns - s.ended_ns : 0;
+        CHECK(late < SW_LONG_PROMPT_NS);
+        if (cpu_ns)
+            CHECK(s.wait_cpu_ns < run_ns / 2);
+        printf("  %s: waiter core %d parked %llu times, returned %llu us after the end%s\n",
+               names[k], s.waiter, (unsigned long long)st->core[s.waiter].wait_parks,
+               (unsigned long long)(late / 1000), cpu_ns ? "" : " (no CPU clock here)");
+        if (cpu_ns)
+            printf("  %s: the waiting core used %llu us of CPU in %llu us\n", names[k],
+                   (unsigned long long)(s.wait_cpu_ns / 1000),
+                   (unsigned long long)(run_ns / 1000));
+    }
+}
+
 /* ---- every error code from the misuse that should produce it --------------------- */
 
 struct sw_err {

@@ -82,6 +82,13 @@ HIVE_TEST(deep_wait_runs_own_deque)
         TIMED("deep_wait", sched_case_deep_wait_own_deque(20, 2000000000ull));
 }
 
+HIVE_TEST(waiter_parks_and_wakes)
+{
+    /* The other half runs 200 ms of guest time on another core. */
+    if (hive_cpu_count() > 1)
+        TIMED("waiter_parks", sched_case_waiter_parks(0, 200000000ull, NULL));
+}
+
 /* ---- from an interrupt handler: spawn works (global queue), waiting is refused ---- */
 
 #include "hive/timer.h"
