@@ -193,7 +193,7 @@ static void sw_group_slice(size_t lo, size_t hi, void *p)
             int rc;
             /* The pool may run dry while our own tasks are queued: help. */
             while ((rc = hive_group_spawn_fn(&g, sw_gfn_run, &c->hits[i])) == HIVE_ENOMEM)
-                hive_group_wait(&g);
+                CHECK_EQ(hive_group_wait(&g), HIVE_OK);
             CHECK_EQ(rc, HIVE_OK);
         }
     }
@@ -449,7 +449,8 @@ static void sw_wake_entry(void *p)
         struct hive_group g = HIVE_GROUP_INIT;
         for (unsigned i = 0; i < burst; i++) {
             memset(&tasks[i].task, 0, sizeof tasks[i].task);
-            hive_group_spawn(&g, &tasks[i].task, fan ? sw_wake_fanout : sw_wake_leaf);
+            CHECK_EQ(hive_group_spawn(&g, &tasks[i].task, fan ? sw_wake_fanout : sw_wake_leaf),
+                     HIVE_OK);
         }
         bool ok = sw_wait_until(sw_burst_done);
         if (!ok) {
@@ -457,7 +458,8 @@ static void sw_wake_entry(void *p)
                    atomic_load(&sw_wake_g.done), sw_wake_g.expect);
             sw_wake_g.failures++;
         }
-        hive_group_wait(&g); /* helps if they were stranded; else returns */
+        /* helps if they were stranded; else returns */
+        CHECK_EQ(hive_group_wait(&g), HIVE_OK);
         if (!ok)
             break;
         if (!sw_wait_until(sw_others_parked))

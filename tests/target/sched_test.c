@@ -125,7 +125,7 @@ static struct hive_task isr_poller;
 static void isr_poll(struct hive_task *t)
 {
     if (!atomic_load(&isr_checks_done) || !atomic_load(&isr_task_ran))
-        hive_spawn(t, isr_poll);
+        CHECK_EQ(hive_spawn(t, isr_poll), HIVE_OK);
 }
 
 static void isr_entry(void *p)
