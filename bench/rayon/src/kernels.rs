@@ -135,7 +135,11 @@ pub struct Pos {
     d2: u32,
 }
 
-pub const QUEENS_EMPTY: Pos = Pos { cols: 0, d1: 0, d2: 0 };
+pub const QUEENS_EMPTY: Pos = Pos {
+    cols: 0,
+    d1: 0,
+    d2: 0,
+};
 
 /// The safe squares of the next row of an n-column board, one bit each.
 pub fn queens_safe(n: u32, p: Pos) -> u32 {
@@ -149,7 +153,11 @@ pub fn queens_lowest(set: u32) -> u32 {
 
 /// The position after a queen on square `bit` of the next row.
 pub fn queens_place(p: Pos, bit: u32) -> Pos {
-    Pos { cols: p.cols | bit, d1: (p.d1 | bit) << 1, d2: (p.d2 | bit) >> 1 }
+    Pos {
+        cols: p.cols | bit,
+        d1: (p.d1 | bit) << 1,
+        d2: (p.d2 | bit) >> 1,
+    }
 }
 
 /// Solutions below position p, whose next row is `row`: the leaf.

@@ -120,7 +120,11 @@ impl Bench {
     }
 
     fn tree(w: Wl, size: usize) -> uts::Tree {
-        if w == Wl::UtsT1 { uts::t1(size as u32) } else { uts::t3(size as u32) }
+        if w == Wl::UtsT1 {
+            uts::t1(size as u32)
+        } else {
+            uts::t3(size as u32)
+        }
     }
 
     fn run_rayon(&mut self, pool: &rayon::ThreadPool, w: Wl, size: usize) -> Option<Outcome> {
@@ -258,17 +262,30 @@ fn main() {
     let prog = args[0].clone();
     let serial = args.get(1).map(|a| a == "serial").unwrap_or(false);
     let o = opts::parse(&prog, &args[1 + serial as usize..]);
-    let mut b = Bench { a: Vec::new(), tmp: Vec::new(), hits: Vec::new(), expect: uts::Expect::new() };
+    let mut b = Bench {
+        a: Vec::new(),
+        tmp: Vec::new(),
+        hits: Vec::new(),
+        expect: uts::Expect::new(),
+    };
     if serial {
-        let o = opts::Opts { threads: vec![1], ..o };
-        std::process::exit(opts::run_loop(&o, "serial-rust", &mut |w, _, size| b.run_serial(w, size)));
+        let o = opts::Opts {
+            threads: vec![1],
+            ..o
+        };
+        std::process::exit(opts::run_loop(&o, "serial-rust", &mut |w, _, size| {
+            b.run_serial(w, size)
+        }));
     }
     let mut pools: Vec<Option<rayon::ThreadPool>> = (0..=opts::MAX_THREADS).map(|_| None).collect();
     for &t in &o.threads {
         if pools[t].is_none() {
             // 8 MiB stacks, as a pthread's default: T3 is 1572 levels deep and
             // a wait runs other tasks on top of the waiting one.
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(t).stack_size(8 << 20).build();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .stack_size(8 << 20)
+                .build();
             pools[t] = Some(pool.unwrap_or_else(|e| {
                 eprintln!("{}: rayon: {}", prog, e);
                 std::process::exit(1)

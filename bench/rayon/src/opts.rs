@@ -18,8 +18,17 @@ pub enum Wl {
     Skynet,
 }
 
-pub const ALL: [Wl; 9] =
-    [Wl::Empty, Wl::Fib, Wl::FibTg, Wl::Sort, Wl::Queens, Wl::Spawn, Wl::UtsT1, Wl::UtsT3, Wl::Skynet];
+pub const ALL: [Wl; 9] = [
+    Wl::Empty,
+    Wl::Fib,
+    Wl::FibTg,
+    Wl::Sort,
+    Wl::Queens,
+    Wl::Spawn,
+    Wl::UtsT1,
+    Wl::UtsT3,
+    Wl::Skynet,
+];
 
 impl Wl {
     pub fn name(self) -> &'static str {
@@ -70,11 +79,18 @@ fn int(prog: &str, v: &str) -> usize {
 
 /// A count that may be written 1e6.
 fn count(prog: &str, v: &str) -> usize {
-    v.parse::<f64>().map(|x| x as usize).unwrap_or_else(|_| usage(prog))
+    v.parse::<f64>()
+        .map(|x| x as usize)
+        .unwrap_or_else(|_| usage(prog))
 }
 
 pub fn parse(prog: &str, args: &[String]) -> Opts {
-    let mut o = Opts { threads: vec![1, 2], reps: 5, warm: true, size: [0; 9] };
+    let mut o = Opts {
+        threads: vec![1, 2],
+        reps: 5,
+        warm: true,
+        size: [0; 9],
+    };
     let s = &mut o.size;
     s[Wl::Empty as usize] = 1;
     s[Wl::Fib as usize] = 30;
@@ -119,7 +135,8 @@ pub fn parse(prog: &str, args: &[String]) -> Opts {
         match a {
             "--threads" => {
                 o.threads = v.split(',').map(|t| int(prog, t)).collect();
-                if o.threads.is_empty() || o.threads.len() > 16
+                if o.threads.is_empty()
+                    || o.threads.len() > 16
                     || o.threads.iter().any(|&t| t < 1 || t > MAX_THREADS)
                 {
                     usage(prog);
@@ -163,11 +180,35 @@ pub fn parse(prog: &str, args: &[String]) -> Opts {
 /// A smaller size for the untimed warm-up runs (sched_bench.h's sb_warm_size).
 fn warm_size(w: Wl, n: usize) -> usize {
     match w {
-        Wl::Fib | Wl::FibTg => if n > 8 { n - 4 } else { n },
-        Wl::Queens => if n > 8 { n - 2 } else { n },
-        Wl::UtsT1 => if n > 4 { n - 3 } else { n },
+        Wl::Fib | Wl::FibTg => {
+            if n > 8 {
+                n - 4
+            } else {
+                n
+            }
+        }
+        Wl::Queens => {
+            if n > 8 {
+                n - 2
+            } else {
+                n
+            }
+        }
+        Wl::UtsT1 => {
+            if n > 4 {
+                n - 3
+            } else {
+                n
+            }
+        }
         Wl::UtsT3 => n / 20 + 1,
-        Wl::Skynet => if n >= 1000 { n / 100 } else { n },
+        Wl::Skynet => {
+            if n >= 1000 {
+                n / 100
+            } else {
+                n
+            }
+        }
         _ => n / 4 + 1,
     }
 }
@@ -175,8 +216,11 @@ fn warm_size(w: Wl, n: usize) -> usize {
 /// run(w, threads, size) -> None if the runtime does not have w. Every
 /// (workload, thread count): two warm-ups, then `reps` timed runs, each
 /// printed as an R line. Returns the exit status: 1 if any result was wrong.
-pub fn run_loop(o: &Opts, runtime: &str,
-                run: &mut dyn FnMut(Wl, usize, usize) -> Option<Outcome>) -> i32 {
+pub fn run_loop(
+    o: &Opts,
+    runtime: &str,
+    run: &mut dyn FnMut(Wl, usize, usize) -> Option<Outcome>,
+) -> i32 {
     let mut failed = false;
     let out = std::io::stdout();
     for w in ALL {
@@ -197,8 +241,17 @@ pub fn run_loop(o: &Opts, runtime: &str,
                     Some(r) => r,
                 };
                 let mut out = out.lock();
-                let _ = writeln!(out, "R {} {} {} {:.9} {} {} {}", runtime, w.name(), t, r.secs, size,
-                                 r.tasks, if r.ok { "ok" } else { "FAILED" });
+                let _ = writeln!(
+                    out,
+                    "R {} {} {} {:.9} {} {} {}",
+                    runtime,
+                    w.name(),
+                    t,
+                    r.secs,
+                    size,
+                    r.tasks,
+                    if r.ok { "ok" } else { "FAILED" }
+                );
                 let _ = out.flush();
                 failed |= !r.ok;
             }

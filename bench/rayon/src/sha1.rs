@@ -15,24 +15,56 @@ fn block(h: &mut [u32; 5], p: &[u8]) {
     }
     let (mut a, mut b, mut c, mut d, mut e) = (h[0], h[1], h[2], h[3], h[4]);
     for &wi in &w[0..20] {
-        let t = a.rotate_left(5).wrapping_add((b & c) | (!b & d)).wrapping_add(e)
-            .wrapping_add(0x5A827999).wrapping_add(wi);
-        e = d; d = c; c = b.rotate_left(30); b = a; a = t;
+        let t = a
+            .rotate_left(5)
+            .wrapping_add((b & c) | (!b & d))
+            .wrapping_add(e)
+            .wrapping_add(0x5A827999)
+            .wrapping_add(wi);
+        e = d;
+        d = c;
+        c = b.rotate_left(30);
+        b = a;
+        a = t;
     }
     for &wi in &w[20..40] {
-        let t = a.rotate_left(5).wrapping_add(b ^ c ^ d).wrapping_add(e)
-            .wrapping_add(0x6ED9EBA1).wrapping_add(wi);
-        e = d; d = c; c = b.rotate_left(30); b = a; a = t;
+        let t = a
+            .rotate_left(5)
+            .wrapping_add(b ^ c ^ d)
+            .wrapping_add(e)
+            .wrapping_add(0x6ED9EBA1)
+            .wrapping_add(wi);
+        e = d;
+        d = c;
+        c = b.rotate_left(30);
+        b = a;
+        a = t;
     }
     for &wi in &w[40..60] {
-        let t = a.rotate_left(5).wrapping_add((b & c) | (b & d) | (c & d)).wrapping_add(e)
-            .wrapping_add(0x8F1BBCDC).wrapping_add(wi);
-        e = d; d = c; c = b.rotate_left(30); b = a; a = t;
+        let t = a
+            .rotate_left(5)
+            .wrapping_add((b & c) | (b & d) | (c & d))
+            .wrapping_add(e)
+            .wrapping_add(0x8F1BBCDC)
+            .wrapping_add(wi);
+        e = d;
+        d = c;
+        c = b.rotate_left(30);
+        b = a;
+        a = t;
     }
     for &wi in &w[60..80] {
-        let t = a.rotate_left(5).wrapping_add(b ^ c ^ d).wrapping_add(e)
-            .wrapping_add(0xCA62C1D6).wrapping_add(wi);
-        e = d; d = c; c = b.rotate_left(30); b = a; a = t;
+        let t = a
+            .rotate_left(5)
+            .wrapping_add(b ^ c ^ d)
+            .wrapping_add(e)
+            .wrapping_add(0xCA62C1D6)
+            .wrapping_add(wi);
+        e = d;
+        d = c;
+        c = b.rotate_left(30);
+        b = a;
+        a = t;
     }
     h[0] = h[0].wrapping_add(a);
     h[1] = h[1].wrapping_add(b);
@@ -73,8 +105,10 @@ pub fn selftest() -> bool {
     let cases: [(&[u8], &str); 3] = [
         (b"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
         (b"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
-        (b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+        (
+            b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+        ),
     ];
     cases.iter().all(|(m, want)| {
         let hex: String = sha1(m).iter().map(|b| format!("{:02x}", b)).collect();

@@ -17,11 +17,11 @@ pub enum Kind {
 #[derive(Clone, Copy, PartialEq)]
 pub struct Tree {
     kind: Kind,
-    b0: f64,    // -b
+    b0: f64,     // -b
     gen_mx: i32, // -d
-    q: f64,     // -q
-    m: u32,     // -m
-    seed: i32,  // -r
+    q: f64,      // -q
+    m: u32,      // -m
+    seed: i32,   // -r
 }
 
 pub struct Node {
@@ -31,12 +31,26 @@ pub struct Node {
 
 /// T1 cut at depth d (d = 10: the published T1).
 pub fn t1(d: u32) -> Tree {
-    Tree { kind: Kind::GeometricFixed, b0: 4.0, gen_mx: d as i32, q: 0.0, m: 0, seed: 19 }
+    Tree {
+        kind: Kind::GeometricFixed,
+        b0: 4.0,
+        gen_mx: d as i32,
+        q: 0.0,
+        m: 0,
+        seed: 19,
+    }
 }
 
 /// T3 with the root's first b subtrees (b = 2000: the published T3).
 pub fn t3(b: u32) -> Tree {
-    Tree { kind: Kind::Binomial, b0: b as f64, gen_mx: 0, q: 0.124875, m: 8, seed: 42 }
+    Tree {
+        kind: Kind::Binomial,
+        b0: b as f64,
+        gen_mx: 0,
+        q: 0.124875,
+        m: 8,
+        seed: 42,
+    }
 }
 
 impl Tree {
@@ -44,7 +58,9 @@ impl Tree {
     /// (T1 and T3 as published; T1 cut at depth 4 to 9 and T3 with 20 root
     /// subtrees as counted by this code, which gives the published sizes).
     pub fn known(&self) -> u64 {
-        const T1_BY_DEPTH: [u64; 11] = [0, 0, 0, 0, 944, 3987, 16000, 63914, 257042, 1031269, 4130071];
+        const T1_BY_DEPTH: [u64; 11] = [
+            0, 0, 0, 0, 944, 3987, 16000, 63914, 257042, 1031269, 4130071,
+        ];
         for (d, &n) in T1_BY_DEPTH.iter().enumerate() {
             if *self == t1(d as u32) {
                 return n;
@@ -63,7 +79,10 @@ impl Tree {
     pub fn root(&self) -> Node {
         let mut msg = [0u8; 20];
         msg[16..].copy_from_slice(&(self.seed as u32).to_be_bytes());
-        Node { state: sha1::sha1(&msg), height: 0 }
+        Node {
+            state: sha1::sha1(&msg),
+            height: 0,
+        }
     }
 
     pub fn num_children(&self, n: &Node) -> usize {
@@ -71,7 +90,11 @@ impl Tree {
             if n.height == 0 {
                 return self.b0.floor() as usize;
             }
-            return if n.uniform() < self.q { self.m as usize } else { 0 };
+            return if n.uniform() < self.q {
+                self.m as usize
+            } else {
+                0
+            };
         }
         // Geometric with mean b, by inverting its distribution function; b = 0
         // from depth gen_mx on, where ln(1 - p) is -inf and every draw gives 0.
@@ -98,12 +121,20 @@ impl Node {
         let mut msg = [0u8; sha1::BYTES + 4];
         msg[..sha1::BYTES].copy_from_slice(&self.state);
         msg[sha1::BYTES..].copy_from_slice(&i.to_be_bytes());
-        Node { state: sha1::sha1(&msg), height: self.height + 1 }
+        Node {
+            state: sha1::sha1(&msg),
+            height: self.height + 1,
+        }
     }
 
     /// The node's uniform draw in [0, 1): its state's last 4 bytes, 31 bits.
     fn uniform(&self) -> f64 {
-        let r = u32::from_be_bytes([self.state[16], self.state[17], self.state[18], self.state[19]]);
+        let r = u32::from_be_bytes([
+            self.state[16],
+            self.state[17],
+            self.state[18],
+            self.state[19],
+        ]);
         (r & 0x7fff_ffff) as f64 / 2147483648.0
     }
 }
@@ -118,7 +149,10 @@ pub struct Expect {
 
 impl Expect {
     pub fn new() -> Expect {
-        Expect { sha1_ok: None, last: None }
+        Expect {
+            sha1_ok: None,
+            last: None,
+        }
     }
 
     pub fn get(&mut self, t: &Tree) -> u64 {
