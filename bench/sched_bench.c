@@ -158,64 +158,19 @@ static int run_hive_wl(int w, unsigned threads, size_t size, struct sb_result *r
     return 1;
 }
 
+/* The serial baselines: sched_bench.h's, and spawn's task bodies of
+ * workloads/spawn.c called through a pointer, as hive runs them. */
 static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result *r)
 {
     (void)threads;
+    if (w != SB_SPAWN)
+        return sb_run_serial(w, size, r, &sortbuf);
+    spawn_prepare(size);
     double t0 = sb_now();
-    switch (w) {
-    case SB_FIB: {
-        t0 = sb_now();
-        uint64_t v = wl_fib_serial((unsigned)size);
-        r->secs = sb_now() - t0;
-        r->tasks = wl_fib_forks((unsigned)size); /* as forked elsewhere */
-        r->ok = v == wl_fib_ref((unsigned)size);
-        break;
-    }
-    case SB_SORT:
-        sb_sort_fill(&sortbuf, size);
-        t0 = sb_now();
-        wl_msort_serial(sortbuf.a, sortbuf.tmp, size);
-        r->secs = sb_now() - t0;
-        r->tasks = wl_msort_forks(size);
-        r->ok = sb_sort_ok(&sortbuf);
-        break;
-    case SB_QUEENS: {
-        uint64_t v = wl_queens_serial((unsigned)size, 0, wl_queens_empty());
-        r->secs = sb_now() - t0;
-        r->tasks = sb_queens_tasks((unsigned)size);
-        r->ok = v == wl_queens_expect((unsigned)size);
-        break;
-    }
-    case SB_SPAWN:
-        spawn_prepare(size);
-        t0 = sb_now();
-        wl_spawn_serial(&spawns);
-        r->secs = sb_now() - t0;
-        r->tasks = size;
-        r->ok = wl_spawn_ok(spawns.hit, size);
-        break;
-    case SB_UTS_T1:
-    case SB_UTS_T3: {
-        struct uts_tree t = w == SB_UTS_T1 ? uts_t1((unsigned)size) : uts_t3((unsigned)size);
-        uint64_t expect = uts_expect(&t); /* before the clock: it may count serially */
-        t0 = sb_now();
-        uint64_t v = uts_serial(&t);
-        r->secs = sb_now() - t0;
-        r->tasks = v;
-        r->ok = v == expect;
-        break;
-    }
-    case SB_SKYNET: {
-        t0 = sb_now();
-        uint64_t v = skynet_serial(0, size);
-        r->secs = sb_now() - t0;
-        r->tasks = skynet_nodes(size) - 1;
-        r->ok = v == skynet_expect(size);
-        break;
-    }
-    default:
-        return 0;
-    }
+    wl_spawn_serial(&spawns);
+    r->secs = sb_now() - t0;
+    r->tasks = size;
+    r->ok = wl_spawn_ok(spawns.hit, size);
     return 1;
 }
 

@@ -132,6 +132,61 @@ static inline uint64_t sb_queens_tasks(unsigned n)
     return wl_queens_tasks(n, WL_QUEENS_TASK_ROWS, 0, wl_queens_empty());
 }
 
+/* ---- the serial baselines --------------------------------------------------- */
+
+/* One run of workload w without a scheduler: the same kernels, plain calls
+ * (a program's `serial` mode; spawn is the program's own, and empty has none).
+ * Returns 0 if w has no serial version here. */
+static inline int sb_run_serial(int w, size_t size, struct sb_result *r, struct sb_sortbuf *sort)
+{
+    double t0 = sb_now();
+    switch (w) {
+    case SB_FIB: {
+        uint64_t v = wl_fib_serial((unsigned)size);
+        r->secs = sb_now() - t0;
+        r->tasks = wl_fib_forks((unsigned)size); /* as forked elsewhere */
+        r->ok = v == wl_fib_ref((unsigned)size);
+        break;
+    }
+    case SB_SORT:
+        sb_sort_fill(sort, size);
+        t0 = sb_now();
+        wl_msort_serial(sort->a, sort->tmp, size);
+        r->secs = sb_now() - t0;
+        r->tasks = wl_msort_forks(size);
+        r->ok = sb_sort_ok(sort);
+        break;
+    case SB_QUEENS: {
+        uint64_t v = wl_queens_serial((unsigned)size, 0, wl_queens_empty());
+        r->secs = sb_now() - t0;
+        r->tasks = sb_queens_tasks((unsigned)size);
+        r->ok = v == wl_queens_expect((unsigned)size);
+        break;
+    }
+    case SB_UTS_T1:
+    case SB_UTS_T3: {
+        struct uts_tree t = w == SB_UTS_T1 ? uts_t1((unsigned)size) : uts_t3((unsigned)size);
+        uint64_t expect = uts_expect(&t); /* before the clock: it may count serially */
+        t0 = sb_now();
+        uint64_t v = uts_serial(&t);
+        r->secs = sb_now() - t0;
+        r->tasks = v;
+        r->ok = v == expect;
+        break;
+    }
+    case SB_SKYNET: {
+        uint64_t v = skynet_serial(0, size);
+        r->secs = sb_now() - t0;
+        r->tasks = skynet_nodes(size) - 1;
+        r->ok = v == skynet_expect(size);
+        break;
+    }
+    default:
+        return 0;
+    }
+    return 1;
+}
+
 /* ---- options and the main loop ------------------------------------------------ */
 
 static inline void sb_usage(const char *prog)
