@@ -127,11 +127,11 @@ class Report:
         return OWN_SERIAL.get(rt, rt)
 
     def parks_per_stolen(self, key):
-        s = self.stats.get(key)
-        if not s:
-            return None
-        stolen = med([x.get("stolen_tasks", 0) for x in s])
-        return med([x.get("parks", 0) for x in s]) / stolen if stolen else None
+        """hive's idle parks per task its steals moved: the median over the
+        runs that stole anything, or None."""
+        v = [x.get("parks", 0) / x["stolen_tasks"] for x in self.stats.get(key, ())
+             if x.get("stolen_tasks")]
+        return med(v) if v else None
 
     def threads(self):
         return sorted({k[2] for k in self.runs if k[0] not in SERIALS})
@@ -146,7 +146,10 @@ def md_report(r, header):
         out += [f"Cores free for the run, measured before each repetition (a busy loop on two threads"
                 f" against one; 2.0 = both cores free): median {med(r.cap):.2f}, min {min(r.cap):.2f},"
                 f" max {max(r.cap):.2f}." + (" **Other work held a core for much of this run: the"
-                " 2-thread figures understate scaling.**" if med(r.cap) < 1.5 else ""), ""]
+                " 2-thread figures understate scaling.**" if med(r.cap) < 1.5 else "")
+                + (" (Above 2: the one-thread loop itself was slowed - the machine was busy with"
+                   " other work, and every figure here is noisier than usual.)"
+                   if max(r.cap) > 2.2 else ""), ""]
     if r.failed:
         out += ["**FAILED**: wrong results in: " + ", ".join(sorted(set(r.failed))), ""]
     if any(t > 2 for t in r.threads()):
