@@ -7,7 +7,8 @@ sched.svg and sched.json (bench/run sched calls it).
 RAW holds the programs' lines from every repetition (bench/sched_bench.h):
 "R runtime workload threads seconds size tasks ok|FAILED", hive's counters
 "S runtime workload threads name value ...", the cores-free probe
-"M capacity X" and callgrind's counts "C runtime workload n1 instr1 n2 instr2".
+"M capacity X" and the load average "M load X" before each repetition, and
+callgrind's counts "C runtime workload n1 instr1 n2 instr2".
 HEADER is a file of Markdown put first (the date, the machine, the load
 average); META holds "key=value" lines (machine, commit, load) for the JSON.
 Figures are the median over the repetitions, with min and max, since the
@@ -67,12 +68,15 @@ def load(path):
         "failed": [],
         "instr": {},                 # (runtime, workload) -> instructions per fork at 1 thread
         "cap": [],                   # cores free, per repetition (sched_bench capacity)
+        "load": [],                  # 1-minute load average, per repetition
         "stats": defaultdict(list),  # (runtime, workload, threads) -> [{counter: value}]
     }
     for line in open(path):
         f = line.split()
         if len(f) == 3 and f[:2] == ["M", "capacity"]:
             d["cap"].append(float(f[2]))
+        elif len(f) == 3 and f[:2] == ["M", "load"]:
+            d["load"].append(float(f[2]))
         elif len(f) == 7 and f[0] == "C":  # C runtime workload n1 instr1 n2 instr2
             try:
                 n1, i1, n2, i2 = int(f[3]), int(f[4]), int(f[5]), int(f[6])
@@ -150,6 +154,9 @@ def md_report(r, header):
                 + (" (Above 2: the one-thread loop itself was slowed - the machine was busy with"
                    " other work, and every figure here is noisier than usual.)"
                    if max(r.cap) > 2.2 else ""), ""]
+    if r.load:
+        out += ["Load average (1 min) before each repetition: " + ", ".join(f"{x:.2f}" for x in r.load)
+                + f" (median {med(r.load):.2f}; the machine has 2 cores).", ""]
     if r.failed:
         out += ["**FAILED**: wrong results in: " + ", ".join(sorted(set(r.failed))), ""]
     if any(t > 2 for t in r.threads()):
@@ -353,6 +360,8 @@ def json_report(r, meta):
     machine = {key: meta[key] for key in meta if key not in ("commit",)}
     if r.cap:
         machine["cores_free"] = {"median": med(r.cap), "min": min(r.cap), "max": max(r.cap)}
+    if r.load:
+        machine["load_per_repetition"] = r.load
     return json.dumps({"machine": machine, "commit": meta.get("commit", "?"), "records": recs},
                       indent=1) + "\n"
 
