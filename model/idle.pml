@@ -1,0 +1,515 @@
+/*
+ * The idle protocol of sched/idle.c as the scheduler runs it: the worker loop
+ * (worker.c), the search (find_work.c, victims.c, steal.c), parking
+ * (park.c), the places that publish work (publish.c: a worker's ring push,
+ * a global queue push from outside the run's workers), the end of a run
+ * (run.c) and the port's wait and wake (kernel/port.c: a pending wake word,
+ * a "sleeping" word and a doorbell per core). What is covered, the mapping
+ * of each step to the C code, and why sequentially consistent interleavings
+ * are enough: README.md.
+ *
+ * Granularity: each C11 atomic access to shared data is one Promela step,
+ * but for the few merges argued where they are made. A step also takes the
+ * local computation around it. A seq_cst fence is no step: spin's
+ * interleavings are sequentially consistent, which is what the fences buy
+ * (docs/ordering.md).
+ *
+ * Queues are counts: tasks are alike, and which task runs where is not the
+ * property. ring[i] is core i's ring as others see it (tail - real head);
+ * priv (a worker's local) the tasks only that core can run: the LIFO slot
+ * and the private batch of a global pull.
+ *
+ * Property: the run ends. A task left queued while every worker sleeps for
+ * good keeps the outstanding count above zero, so no worker can leave: spin
+ * reports an invalid end state (every process blocked, not at its end).
+ * At the end, init checks the idle state and that whatever is still queued
+ * was counted after the run's end (it waits for the next run).
+ *
+ * -DLONG: a task may also run for as long as work that other cores could
+ * take is queued (a long computation, or a task that waits for the work it
+ * spawned without helping). Then a task pushed to a busy core's ring must
+ * be run by another core, or that busy core waits forever: the property
+ * becomes "no core sleeps for good while another's takeable work waits".
+ * The C code as it is fails it (README.md, "Findings"); -DPARK_RESCAN_IDLE
+ * is the change to hive_idle_park under which it holds.
+ *
+ * Planted bugs, each of which spin must catch:
+ *   -DBUG_NO_RESCAN       the last searcher to park does not rescan (rule 3)
+ *   -DBUG_NO_NOTIFY       a global push from outside notifies nobody (rule 1)
+ *   -DBUG_WAKE_DROPPED    hive_port_wait drops a wake that came before it
+ * and, under -DLONG -DPARK_RESCAN_IDLE:
+ *   -DBUG_NO_RING_NOTIFY  a worker's ring push notifies nobody (rule 1)
+ *   -DBUG_NO_HANDOFF      the last searcher to find work wakes nobody (rule 2)
+ */
+#ifndef NW
+#define NW     2          /* workers (cores in the run): ctest runs 2 and 3 */
+#endif
+#ifndef NOUT
+#define NOUT   1          /* spawns from outside the workers (global queue) */
+#endif
+#ifndef NSPAWN
+#define NSPAWN 1          /* spawns by running tasks, in all (ring pushes) */
+#endif
+
+/* S = unparked << 32 | searching: one atomic word in C, two bytes here,
+   always read and written together in one step. */
+byte un = NW;
+byte se;
+byte pmask;               /* P: bit i = worker i parked and not claimed */
+
+/* kernel/port.c, per core */
+bit wake[NW];             /* a wake is pending */
+#ifndef PORT_SEMAPHORE
+bit sleeping[NW];         /* deep sleep announced: wakers must ring */
+bit doorbell[NW];         /* the doorbell interrupt is pending */
+#endif
+
+byte glen;                /* the global queue's length (hive_global.len) */
+byte ring[NW];            /* ring i: tail - real head */
+bit busy[NW];             /* ring i: a steal is in flight (steal != real) */
+
+bit running;              /* hive_scheduler.phase == RUNNING */
+byte outstanding = 1;     /* the entry task, counted by hive_run */
+bit done;                 /* hive_scheduler.done */
+
+/* Ghosts: not in the C code. */
+byte spawns = NSPAWN;     /* spawns the running tasks may still make */
+byte leftover;            /* private tasks of workers that left */
+#ifdef LONG
+byte inlong;              /* workers inside a long task */
+#endif
+
+#if NW == 2
+#define TAKEABLE (glen + ring[0] + ring[1])
+#else
+#define TAKEABLE (glen + ring[0] + ring[1] + ring[2])
+#endif
+
+/* ---- kernel/port.c ---- */
+
+#ifdef PORT_SEMAPHORE
+/* What the port implements, as one step each: a wake sets the core's
+   pending wake; a wait blocks until one is pending and consumes it.
+   The model.idle ctests check the port's own steps (below) instead. */
+inline WAKE(c) { wake[c] = 1 }
+inline PORT_WAIT() { d_step { wake[me]; wake[me] = 0 } }
+#else
+/* hive_port_wake(c) */
+inline WAKE(c) {
+  d_step { old = wake[c]; wake[c] = 1 };          /* exchange(&p->wake, 1) */
+  if
+  :: old == 0 ->
+     /* fence */
+     if
+     :: sleeping[c] ->                            /* load sleeping (relaxed) */
+        doorbell[c] = 1                           /* arch_irq_doorbell */
+     :: else -> skip
+     fi
+  :: else -> skip                                 /* already pending */
+  fi;
+  old = 0
+}
+
+/* hive_port_wait(0): phase 2, the deep sleep. Phase 1 (WFE on aarch64,
+   absent on riscv64) only returns early when the wake word is set, which
+   phase 2's exchange then consumes: it changes no outcome. No timeout. */
+inline PORT_WAIT() {
+#ifdef BUG_WAKE_DROPPED
+  wake[me] = 0;                                   /* "a stale wake is spurious" */
+#endif
+  /* arch_irq_save: from here a doorbell stays pending until the unmask */
+  do
+  :: d_step { old = wake[me]; wake[me] = 0 };     /* exchange(&p->wake, 0) */
+     if
+     :: old -> break
+     :: else ->
+        sleeping[me] = 1;                         /* store sleeping (relaxed) */
+        /* fence */
+        if
+        :: wake[me] -> skip                       /* load wake (relaxed) */
+        :: else -> doorbell[me]                   /* WFI: until an interrupt is pending */
+        fi;
+        sleeping[me] = 0;                         /* store sleeping (relaxed) */
+        doorbell[me] = 0                          /* unmask: it is taken; mask again */
+     fi
+  od;
+  atomic { doorbell[me] = 0; old = 0 }            /* arch_irq_restore */
+}
+#endif
+
+/* ---- sched/idle.c ---- */
+
+/* hive_idle_notify (through hive_notify_idle, publish.c) */
+inline NOTIFY() {
+  /* fence */
+  d_step {                                        /* atomic_load(&idle->state) */
+    claim = se == 0 && un < NW                    /* nobody searches, someone parked */
+  };
+  if
+  :: claim ->
+     bits = pmask;                                /* atomic_load(&idle->parked[w]) */
+     do
+     :: bits == 0 -> break                        /* all claimed, or left on their own */
+     :: bits != 0 ->
+        d_step {
+          b = 0;                                  /* __builtin_ctzll(bits) */
+          do
+          :: (bits >> b) & 1 -> break
+          :: else -> b++
+          od;
+          old = pmask; pmask = pmask & ~(1 << b); /* fetch_and(~mask) */
+          if
+          :: old & (1 << b) -> bits = 0           /* ours */
+          :: else -> bits = old & ~(1 << b); b = NW /* another waker won it */
+          fi
+        };
+        if
+        :: b < NW -> WAKE(b); break               /* hive_port_wake(id) */
+        :: else -> skip
+        fi
+     od
+  :: else -> skip
+  fi;
+  atomic { claim = 0; bits = 0; b = 0; old = 0 }
+}
+
+/* hive_idle_start_search. Its load of S and its CAS loop are one step: a
+   CAS that succeeds saw the value the load (or the last failure) read, so
+   the outcome is that of one step at the CAS; a refusal is one at the
+   load; a failed CAS only repeats. */
+inline START_SEARCH() {
+  d_step {
+    if
+    :: 2 * se >= NW -> skip                       /* half the workers search */
+    :: else -> se++; srch = 1                     /* then a fence */
+    fi
+  }
+}
+
+/* hive_stop_searching, find_work.c (hive_idle_stop_search) */
+inline STOP_SEARCHING() {
+  d_step {                                        /* atomic_fetch_sub */
+    assert(se > 0);                               /* "searching count underflow" */
+    srch = 0; last = se == 1; se--
+  };
+#ifndef BUG_NO_HANDOFF
+  if
+  :: last -> NOTIFY()                             /* rule 2 */
+  :: else -> skip
+  fi;
+#endif
+  last = 0
+}
+
+/* ---- sched/find_work.c, steal.c, victims.c ---- */
+
+/* hive_take_global (hive_pull_global). Its two loads of the length (empty?
+   how many?) are one step: the second only sizes the batch, and any batch
+   of at least one is what the protocol allows. The pop's own early-out load
+   is merged with its locked section: both decide "empty" alike. */
+inline TAKE_GLOBAL() {
+  d_step {                                        /* hive_global_is_empty, _len */
+    if :: glen > 0 -> n = glen / NW + 1 :: else -> n = 0 fi
+  };
+  if
+  :: n > 0 ->
+     d_step {                                     /* hive_global_pop_batch (locked) */
+       if :: glen < n -> n = glen :: else -> skip fi;
+       glen = glen - n;
+       if :: n > 0 -> t = 1; priv = priv + n - 1  /* the rest into w->batch */
+       :: else -> skip
+       fi;
+       n = 0
+     }
+  :: else -> skip
+  fi
+}
+
+/* hive_steal_from: the victim's ring (the fork-join deque is not modelled,
+   README). The claim is one step, its CAS on the victim's head (ring.pml has
+   the claim's loads). The parked hint (hive_idle_hint_parked) is merged into
+   it: a core whose bit is set has an empty ring (asserted), so skipping it
+   and finding it EMPTY are the same outcome. */
+inline STEAL_FROM(v) {
+  d_step {
+    assert(!((pmask >> v) & 1) || ring[v] == 0);  /* parked: its ring is empty */
+    if
+    :: (pmask >> v) & 1 -> n = 0                  /* hint: parked, skip it */
+    :: else ->
+       if
+       :: busy[v] || ring[v] == 0 -> n = 0        /* BUSY, EMPTY */
+       :: else ->
+          n = ring[v] - ring[v] / 2;              /* half, rounded up */
+          ring[v] = ring[v] - n; busy[v] = 1      /* hive_ring_steal_claim's CAS */
+       fi
+    fi
+  };
+  if
+  :: n > 0 ->                                     /* hive_ring_steal_finish */
+     busy[v] = 0;                                 /* the release CAS of head */
+     if
+     :: n > 1 -> ring[me] = ring[me] + n - 1      /* store our tail (release) */
+     :: else -> skip
+     fi;
+     atomic { t = 1; n = 0 }
+  :: else -> skip
+  fi
+}
+
+/* hive_steal_round: every other core once, from a random start. */
+inline STEAL_ROUND() {
+#if NSPAWN == 0
+  skip                                            /* every ring stays empty (README) */
+#elif NW == 2
+  v = 1 - me;
+  STEAL_FROM(v);
+#else
+  if
+  :: v = (me + 1) % NW
+  :: v = (me + 2) % NW
+  fi;
+  STEAL_FROM(v);
+  if
+  :: !t ->
+     v = (v + 1) % NW;
+     if :: v == me -> v = (v + 1) % NW :: else -> skip fi;
+     STEAL_FROM(v)
+  :: else -> skip
+  fi;
+#endif
+  v = 0
+}
+
+/* hive_find_work */
+inline FIND_WORK() {
+  /* hive_find_local: the batch and the LIFO slot (private), then the ring
+     (the global poll every `interval` polls is step 7's pull, earlier) */
+  if
+  :: priv > 0 -> priv--; t = 1
+  :: else ->
+#if NSPAWN > 0
+     d_step {                                     /* hive_ring_pop: its CAS */
+       if :: ring[me] > 0 -> ring[me]--; t = 1 :: else -> skip fi
+     }
+#else
+     skip                                         /* every ring stays empty */
+#endif
+  fi;
+  if
+  :: !t ->
+     if
+     :: !srch -> START_SEARCH()
+     :: else -> skip
+     fi;
+     if
+     :: srch -> STEAL_ROUND()
+     :: else -> skip
+     fi;
+     if
+     :: !t -> TAKE_GLOBAL()
+     :: else -> skip
+     fi
+  :: else -> skip
+  fi;
+  if
+  :: t && srch -> STOP_SEARCHING()
+  :: else -> skip
+  fi
+}
+
+/* ---- sched/run.c, run_task.c, spawn.c, publish.c ---- */
+
+/* hive_outstanding_done */
+inline OUTSTANDING_DONE() {
+  d_step {                                        /* atomic_fetch_sub */
+    last = outstanding == 1; outstanding--
+  };
+  if
+  :: last ->
+     done = 1;                                    /* atomic_store(&done, true) */
+     i = 0;
+     do
+     :: i < NW && i != me -> WAKE(i); i++         /* every other core */
+     :: i < NW && i == me -> i++
+     :: else -> break
+     od;
+     atomic { i = 0; last = 0 }
+  :: else -> skip
+  fi
+}
+
+/* hive_run_task of a counted task, and what its fn does */
+inline RUN_TASK() {
+  t = 0;
+  /* hive_spawn: count it (relaxed add), then the LIFO slot's previous task
+     is published to the ring (hive_publish_spawn -> hive_publish). The add
+     and the push are one step: the running task holds a count, so nobody
+     can see the run end in between, and nothing else reads the count. */
+  do
+  :: d_step {
+       spawns > 0 -> spawns--;
+       outstanding++;                             /* hive_outstanding_add */
+       ring[me]++                                 /* hive_ring_push: store tail */
+     };
+#ifndef BUG_NO_RING_NOTIFY
+     NOTIFY()
+#else
+     skip
+#endif
+  :: break
+  od;
+#ifdef LONG
+  /* A long task: it ends once no work others could take is queued (or the
+     run ended). One worker at least is never in one. */
+  if
+  :: d_step { inlong < NW - 1 -> inlong++ };
+     TAKEABLE == 0 || done;
+     inlong--
+  :: skip
+  fi;
+#endif
+  OUTSTANDING_DONE()
+}
+
+/* ---- sched/park.c ---- */
+
+/* hive_park: hive_park_until(w, NULL) without a timeout */
+inline PARK() {
+  /* hive_idle_park */
+  d_step {                                        /* fetch_or: set our bit */
+    assert(((pmask >> me) & 1) == 0);             /* "parked twice" */
+    pmask = pmask | (1 << me)
+  };
+  d_step {                                        /* fetch_sub, then a fence if last */
+    assert(un > 0 && (!srch || se > 0));          /* "idle count underflow" */
+#ifndef PARK_RESCAN_IDLE
+    last = srch && se == 1;                       /* we were the last searcher */
+#else
+    last = se == srch;                            /* nobody searches after us */
+#endif
+    un--;
+    if :: srch -> se-- :: else -> skip fi;
+    srch = 0                                      /* w->searching = false (later in C) */
+  };
+#ifndef BUG_NO_RESCAN
+  if
+  :: last ->                                      /* any_work(), park.c */
+     if
+     :: glen > 0 -> found = 1                     /* hive_global_is_empty */
+     :: else ->
+#if NSPAWN == 0
+        i = NW;                                   /* every ring stays empty */
+#else
+        i = 0;
+#endif
+        do
+        :: i < NW ->
+           d_step {                               /* hive_ring_len, hive_deque_len */
+             if :: ring[i] > 0 -> found = 1 :: else -> skip fi;
+             i++
+           };
+           if :: found -> break :: else -> skip fi
+        :: else -> break
+        od
+     fi;
+     if
+     :: found -> NOTIFY()                         /* may claim ourselves */
+     :: else -> skip
+     fi
+  :: else -> skip
+  fi;
+#endif
+  atomic { last = 0; found = 0; i = 0 };
+  do
+  :: ((pmask >> me) & 1) == 0 -> break            /* hive_idle_is_parked */
+  :: else ->
+     if
+     :: done -> break                             /* hive_run_done */
+     :: else -> PORT_WAIT()
+     fi
+  od;
+  /* hive_idle_unpark */
+  pmask = pmask & ~(1 << me);                     /* fetch_and: clear our bit */
+  d_step {                                        /* fetch_add, then a fence */
+    assert(un < NW && se < NW);                   /* "idle count overflow" */
+    un++; se++; srch = 1                          /* leave as a searcher */
+  }
+}
+
+/* ---- processes ---- */
+
+/* hive_worker_main */
+proctype Worker(byte me) {
+  bit srch, t, last, found, claim;
+  byte priv, old, bits, b, i, v, n;
+  if
+  :: me == 0 -> priv = 1                          /* the entry in core 0's LIFO slot */
+  :: else -> skip
+  fi;
+  do
+  :: done -> break                                /* hive_run_done */
+  :: else ->
+     FIND_WORK();
+     if
+     :: t -> RUN_TASK()
+     :: else -> PARK()
+     fi
+  od;
+  if
+  :: srch -> d_step { assert(se > 0); se--; srch = 0 } /* hive_idle_stop_search */
+  :: else -> skip
+  fi;
+  /* hive_run's move_leftovers: what only this core could run */
+  d_step { leftover = leftover + priv; priv = 0 }
+}
+
+/* hive_spawn from outside the run's workers (another thread, an interrupt
+   handler): hive_publish(NULL, HIVE_PUBLISH_GLOBAL, t) */
+proctype Outside() {
+  byte k, old, bits, b;
+  bit claim;
+  do
+  :: k < NOUT ->
+     k++;
+     outstanding++;                               /* hive_outstanding_add */
+     glen++;                                      /* hive_global_push (locked) */
+     /* fence */
+     if
+     :: running ->                                /* atomic_load(&phase) */
+#ifndef BUG_NO_NOTIFY
+        NOTIFY()
+#else
+        skip
+#endif
+     :: else -> skip                              /* the run's workers will look */
+     fi
+  :: else -> break
+  od
+}
+
+init {
+  byte j, total;
+  run Outside();                                  /* may push before the run starts */
+  running = 1;                                    /* hive_run: store RUNNING, fence */
+  atomic {                                        /* hive_port_run_on_cores */
+    j = 0;
+    do
+    :: j < NW -> run Worker(j); j++
+    :: else -> break
+    od
+  };
+  _nr_pr == 1;                                    /* the workers left, the outside is done */
+  d_step {
+    /* Every worker left awake and not searching, nobody parked. */
+    assert(un == NW && se == 0 && pmask == 0);
+    /* What is still queued is exactly what is still counted: tasks spawned
+       after the run's end, for the next run (move_leftovers). */
+    total = glen + leftover;
+    j = 0;
+    do
+    :: j < NW -> assert(busy[j] == 0); total = total + ring[j]; j++
+    :: else -> break
+    od;
+    assert(total == outstanding)
+  }
+}
