@@ -15,6 +15,14 @@
  * leave their loop at the next poll. Anything spawned from outside after that
  * stays queued for the next run: teardown moves what is left on the cores to
  * the global queue, which the next run's workers poll when they start.
+ *
+ * Except group tasks. A group's tasks are uncounted because a counted task
+ * waits for them (group.c); so with the rule kept none is queued when the run
+ * ends. One that is was spawned into a group nobody waited for, and running
+ * it later would tell a group that may be gone (its spawner's stack frame has
+ * returned) that it finished. Teardown drops such tasks unrun - each header is
+ * idle again - and hive_run reports them: HIVE_EUNWAITED, and their number in
+ * the run's statistics.
  */
 #include <stddef.h>
 
@@ -71,13 +79,25 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     hive_core_queues_init_at(&w->queues, id, 0);
 }
 
+/* A group task left queued at the end of the run: dropped unrun (see the
+ * top). Its group is not touched; it may be gone. */
+static void drop_unwaited(struct hive_task *t)
+{
+    if (hive_pool_task_drop(t))
+        return;
+    /* release: pairs with the acquire CAS of the task's next spawn, as the
+     * store of IDLE before a task runs does (run_task.c). */
+    atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+}
+
 /* After the run: whatever is still queued on a core (spawned from outside after
  * the run's last task finished) moves to the global queue for the next run.
  * These pushes notify nobody (they do not go through publish.c): no worker
  * runs now, and the next run's workers look at the global queue when they
- * start. */
-static void move_leftovers(unsigned workers)
+ * start. Group tasks are dropped instead; returns how many. */
+static uint64_t move_leftovers(unsigned workers)
 {
+    uint64_t unwaited = 0;
     struct hive_task *t;
     for (unsigned i = 0; i < workers; i++) {
         struct hive_worker *w = &hive_workers[i];
@@ -92,9 +112,18 @@ static void move_leftovers(unsigned workers)
         }
         while ((t = hive_ring_pop(&w->queues.ring)))
             hive_global_push(&hive_scheduler.global, t);
-        while ((t = hive_deque_pop(&w->queues.forkjoin)))
-            hive_global_push(&hive_scheduler.global, t);
+        /* Group tasks only: a join frame is never left behind (its joiner
+         * is a task of the run, which waited for it). */
+        while ((t = hive_deque_pop(&w->queues.forkjoin))) {
+            if (t->kind == HIVE_TASK_GROUP) {
+                drop_unwaited(t);
+                unwaited++;
+            } else {
+                hive_global_push(&hive_scheduler.global, t);
+            }
+        }
     }
+    return unwaited;
 }
 
 int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
@@ -147,10 +176,10 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
 
     uint64_t elapsed = hive_port_now_ns() - t0;
-    move_leftovers(workers);
-    hive_stats_collect(elapsed);
+    uint64_t unwaited = move_leftovers(workers);
+    hive_stats_collect(elapsed, unwaited);
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPED);
-    return HIVE_OK;
+    return unwaited ? HIVE_EUNWAITED : HIVE_OK;
 }
 
 bool hive_in_task(void)

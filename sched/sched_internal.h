@@ -267,8 +267,10 @@ void hive_pool_configure(unsigned size);
 struct hive_task *hive_pool_get(void (*fn)(void *), void *arg);
 /* The fn of every pooled header. */
 void hive_pool_task_run(struct hive_task *t);
+/* If t is a pooled header, put it back unrun (true); else false. */
+bool hive_pool_task_drop(struct hive_task *t);
 
 /* ---- stats.c ---- */
-void hive_stats_collect(uint64_t elapsed_ns);
+void hive_stats_collect(uint64_t elapsed_ns, uint64_t unwaited_group_tasks);
 
 #endif

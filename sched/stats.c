@@ -27,10 +27,11 @@ static void add(struct hive_core_stats *to, const struct hive_core_stats *s)
     to->wait_parks += s->wait_parks;
 }
 
-void hive_stats_collect(uint64_t elapsed_ns)
+void hive_stats_collect(uint64_t elapsed_ns, uint64_t unwaited_group_tasks)
 {
     last.cores = hive_scheduler.workers;
     last.elapsed_ns = elapsed_ns;
+    last.unwaited_group_tasks = unwaited_group_tasks;
     /* relaxed: every spawner that counted here did so before the run ended;
      * later ones belong to the next run. */
     last.injected = atomic_load_explicit(&hive_scheduler.injected, memory_order_relaxed);
@@ -73,4 +74,7 @@ void hive_stats_print(const struct hive_stats *s)
     row("all", &s->total);
     printf("run: %u cores, %" PRIu64 ".%03" PRIu64 " ms, %" PRIu64 " spawned from outside\n",
            s->cores, s->elapsed_ns / 1000000, s->elapsed_ns / 1000 % 1000, s->injected);
+    if (s->unwaited_group_tasks)
+        printf("run: %" PRIu64 " group tasks dropped unrun: their group was never waited for\n",
+               s->unwaited_group_tasks);
 }

@@ -61,6 +61,9 @@ enum hive_err {
     HIVE_ESTATE = -4, /* wrong context: hive_run during a run or from a task or
                          interrupt; join/group/parallel_for outside task context;
                          or wrong state: cancelling a timer that is not pending */
+    HIVE_EUNWAITED = -5, /* hive_run: the run ended with tasks of a group that
+                            nobody waited for still queued; they were dropped,
+                            not run (see hive_run) */
 };
 
 /* A static string naming err ("HIVE_EBUSY"), "unknown" for anything else. */
@@ -104,6 +107,18 @@ struct hive_config {
  *                pool_size above HIVE_POOL_MAX, or interval_min > interval_max.
  *   HIVE_ESTATE  a run is already active (hive_run from a task, from another
  *                core during a run), or called from an interrupt handler.
+ *   HIVE_EUNWAITED  the run did its work, but a group's rule was broken: when
+ *                its last counted task finished, tasks spawned into a group
+ *                that no task of the run waited for were still queued. They
+ *                were dropped, not run - not now, and not in a later run: their
+ *                group, perhaps on a stack that is gone, cannot be told they
+ *                finished. Each such header is idle again (it may be spawned
+ *                anew; a hive_group_spawn_fn header went back to its pool), and
+ *                hive_stats_last()->unwaited_group_tasks counts them. The
+ *                group's count still includes them: hive_group_init it before
+ *                it is used again. (Group tasks that other cores had already
+ *                taken ran, and are not counted: the run only sees the ones
+ *                it strands.)
  */
 HIVE_MUST_CHECK int hive_run(void (*entry)(void *arg), void *arg,
                              const struct hive_config *cfg);
@@ -184,7 +199,8 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * returned may be reused. Rule: a group must be waited for by a task of the
  * same run (usually the spawning task, before it returns) - the run counts
  * the waiting task, not the group's tasks, and the group's storage must last
- * until its wait returns.
+ * until its wait returns. A run that ends with tasks of an unwaited group
+ * still queued drops them and returns HIVE_EUNWAITED (hive_run).
  */
 struct hive_group {
     /* Tasks spawned and not yet finished (the low 48 bits); the top bits
@@ -231,6 +247,9 @@ struct hive_stats {
     unsigned cores;
     uint64_t elapsed_ns;     /* wall time of the run */
     uint64_t injected;       /* spawns from outside task context during the run */
+    uint64_t unwaited_group_tasks; /* group tasks left queued at the end because
+                                      nobody waited for their group: dropped, not
+                                      run (hive_run returned HIVE_EUNWAITED) */
     struct hive_core_stats total;
     struct hive_core_stats core[HIVE_MAX_WORKERS];
 };

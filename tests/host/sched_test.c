@@ -78,6 +78,12 @@ HIVE_TEST(group_covers_once)
         sched_case_group(n, 100000 / SCALE);
 }
 
+HIVE_TEST(unwaited_group_is_reported)
+{
+    FOR_CORES(n)
+        sched_case_unwaited_group(n);
+}
+
 HIVE_TEST(exactly_once)
 {
     FOR_CORES(n)

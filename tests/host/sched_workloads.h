@@ -754,6 +754,95 @@ static void sched_case_waiter_parks(unsigned cores, uint64_t run_ns, uint64_t (*
     }
 }
 
+/* ---- a group nobody waits for: its stranded tasks are dropped and reported -------- */
+
+/*
+ * The entry spawns into a group - intrusive headers and pooled ones - and
+ * returns without waiting for it. hive_run must say so (HIVE_EUNWAITED, and
+ * the count in the statistics), run none of what it drops, then or in a later
+ * run, and leave every header usable: intrusive ones spawnable again, pooled
+ * ones back in their pool (the pool is exactly as large as the entry needs, so
+ * one lost header fails the spawn that follows).
+ */
+#define SW_UNWAITED 64u
+
+struct sw_unwaited {
+    struct hive_group g;
+    struct hive_task tasks[SW_UNWAITED / 2];
+    bool wait;
+    atomic_uint ran;
+};
+static struct sw_unwaited sw_unwaited_g;
+
+static void sw_unwaited_task(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_unwaited_g.ran, 1);
+}
+
+static void sw_unwaited_fn(void *p)
+{
+    (void)p;
+    atomic_fetch_add(&sw_unwaited_g.ran, 1);
+}
+
+static void sw_unwaited_entry(void *p)
+{
+    (void)p;
+    struct sw_unwaited *u = &sw_unwaited_g;
+    hive_group_init(&u->g);
+    for (unsigned i = 0; i < SW_UNWAITED / 2; i++) {
+        CHECK_EQ(hive_group_spawn(&u->g, &u->tasks[i], sw_unwaited_task), HIVE_OK);
+        CHECK_EQ(hive_group_spawn_fn(&u->g, sw_unwaited_fn, NULL), HIVE_OK);
+    }
+    if (u->wait)
+        CHECK_EQ(hive_group_wait(&u->g), HIVE_OK);
+}
+
+static void sw_unwaited_nothing(void *p) { (void)p; }
+
+/* One run of sw_unwaited_entry: hive_run's result; *ran gets what ran. */
+static int sw_unwaited_run(unsigned cores, bool wait, unsigned *ran)
+{
+    struct hive_config c = sw_cfg(cores);
+    c.pool_size = SW_UNWAITED / 2;
+    sw_unwaited_g.wait = wait;
+    atomic_store(&sw_unwaited_g.ran, 0);
+    int rc = hive_run(sw_unwaited_entry, NULL, &c);
+    *ran = atomic_load(&sw_unwaited_g.ran);
+    return rc;
+}
+
+static void sched_case_unwaited_group(unsigned cores)
+{
+    unsigned ran;
+    /* One core: nothing can take a task before the entry returns, so every
+     * one of them is stranded. */
+    CHECK_EQ(sw_unwaited_run(1, false, &ran), HIVE_EUNWAITED);
+    CHECK_EQ(ran, 0);
+    CHECK_EQ(hive_stats_last()->unwaited_group_tasks, SW_UNWAITED);
+    /* Dropped, not kept for later: the next run does not run them. */
+    struct hive_config c = sw_cfg(1);
+    CHECK_EQ(hive_run(sw_unwaited_nothing, NULL, &c), HIVE_OK);
+    CHECK_EQ(atomic_load(&sw_unwaited_g.ran), 0);
+    CHECK_EQ(hive_stats_last()->unwaited_group_tasks, 0);
+    /* Every header can be used again, and a group that is waited for is fine. */
+    CHECK_EQ(sw_unwaited_run(1, true, &ran), HIVE_OK);
+    CHECK_EQ(ran, SW_UNWAITED);
+    CHECK_EQ(hive_stats_last()->unwaited_group_tasks, 0);
+
+    /* Every core: other cores may take and run some before the end; what
+     * they did not take is dropped and counted, and the sum is every task. */
+    for (unsigned round = 0; round < 20; round++) {
+        int rc = sw_unwaited_run(cores, false, &ran);
+        uint64_t dropped = hive_stats_last()->unwaited_group_tasks;
+        CHECK_EQ(ran + dropped, SW_UNWAITED);
+        CHECK_EQ(rc, dropped ? HIVE_EUNWAITED : HIVE_OK);
+        CHECK_EQ(sw_unwaited_run(cores, true, &ran), HIVE_OK);
+        CHECK_EQ(ran, SW_UNWAITED);
+    }
+}
+
 /* ---- every error code from the misuse that should produce it --------------------- */
 
 struct sw_err {
@@ -857,6 +946,7 @@ static void sched_case_errors(void)
     CHECK(strcmp(hive_strerror(HIVE_EBUSY), "HIVE_EBUSY") == 0);
     CHECK(strcmp(hive_strerror(HIVE_ENOMEM), "HIVE_ENOMEM") == 0);
     CHECK(strcmp(hive_strerror(HIVE_ESTATE), "HIVE_ESTATE") == 0);
+    CHECK(strcmp(hive_strerror(HIVE_EUNWAITED), "HIVE_EUNWAITED") == 0);
     CHECK(strcmp(hive_strerror(42), "unknown") == 0);
 }
 

@@ -63,6 +63,11 @@ HIVE_TEST(group_covers_once)
     TIMED("group", sched_case_group(0, 20000));
 }
 
+HIVE_TEST(unwaited_group_is_reported)
+{
+    TIMED("unwaited_group", sched_case_unwaited_group(0));
+}
+
 HIVE_TEST(exactly_once)
 {
     TIMED("exactly_once", sched_case_exactly_once(0, 1000000));
