@@ -4,8 +4,8 @@
  * kernel/ is the same C on every board. arch/<arch>/ implements the arch_*
  * functions (one CPU architecture: entry, exceptions, MMU, interrupt masking,
  * the counter, the per-core register); boards/<board>/ implements the board_*
- * functions (one machine: console device, how secondary cores are started,
- * how the system powers off with a status).
+ * functions of kernel/board.h (one machine: console device, how secondary
+ * cores are started, how the system powers off with a status).
  *
  * Boot flow:
  *   1. The arch entry (_start, first in the image) runs on the boot core: it
@@ -14,7 +14,7 @@
  *      enables FP/SIMD, installs the exception vectors and calls
  *      hive_kernel_main(boot hardware id) with interrupts masked.
  *   2. hive_kernel_main sets up core 0 (per-core block, TLS), the console and
- *      libc, then calls board_start_secondaries(), which starts every other
+ *      libc, then calls board_start_secondaries() (kernel/board.h), which starts every other
  *      present core at arch_secondary_entry with its logical id as context.
  *   3. arch_secondary_entry does step 1's per-core part (stack for its id,
  *      privilege level, MMU with the boot core's tables, FP, vectors) and calls
@@ -29,6 +29,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+
+#include "kernel/board.h"
 
 struct hive_cpu;
 
@@ -49,21 +51,6 @@ uint64_t arch_counter_hz(void);
 noreturn void arch_halt(void);
 /* Where started secondaries begin; they receive their logical id. */
 extern char arch_secondary_entry[];
-
-/* ---- boards/<board> ---- */
-
-void board_console_init(void);
-/* Polled, unlocked output of one byte; kernel/console.c does the locking. */
-void board_console_putc(char c);
-/*
- * Start every present core except the boot one (hardware id boot_hw_id),
- * up to max_cores in all, giving them dense logical ids 1, 2, ... and
- * recording each one's hardware id in hive_cpus[id].hw_id. Returns the total
- * number of cores, boot core included.
- */
-unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores);
-/* Power off, handing status to whoever launched the board (QEMU's exit code). */
-noreturn void board_exit(int status);
 
 /* ---- kernel/, called by arch ---- */
 noreturn void hive_kernel_main(uintptr_t boot_hw_id);
@@ -128,18 +115,6 @@ bool arch_park_shallow(atomic_uint *word, unsigned seen);
  * "mask, check, WFI, unmask" race-free (kernel/port.c).
  */
 void arch_park_deep(void);
-
-/* ---- boards/<board> ---- */
-
-/*
- * A device interrupt that software can raise again and again, for tests of
- * the device path (QEMU virt riscv64: the goldfish RTC's alarm). Returns its
- * line, or -1 if the board has none. raise: make it fire soon, once; ack:
- * from its handler, quiet the device (before the arch completes the line).
- */
-int board_test_irq(void);
-void board_test_irq_raise(void);
-void board_test_irq_ack(void);
 
 /* ---- kernel/, called by the arch's interrupt path ---- */
 

@@ -1,7 +1,7 @@
 /* The console: the PL011 UART at 0x09000000, polled, transmit only. */
 #include <stdint.h>
 
-#include "kernel/platform.h"
+#include "kernel/board.h"
 
 #define PL011_BASE  0x09000000ul
 #define UART_DR     0x00

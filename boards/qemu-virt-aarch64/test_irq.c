@@ -1,5 +1,5 @@
 /*
- * The test device interrupt (kernel/platform.h, board_test_irq): QEMU virt's
+ * The test device interrupt (kernel/board.h, board_test_irq): QEMU virt's
  * PL061 GPIO controller at 0x09030000, SPI 7 (GIC INTID 39).
  *
  * Pin 0 is made an output with a level-sensitive, active-high interrupt.
@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "kernel/platform.h"
+#include "kernel/board.h"
 
 #define PL061_BASE      0x09030000ul
 #define PL061_IRQ       (32 + 7)

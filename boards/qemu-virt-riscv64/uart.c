@@ -1,7 +1,7 @@
 /* The console: NS16550A UART0, polled (QEMU ignores the baud rate). */
 #include <stdint.h>
 
-#include "kernel/platform.h"
+#include "kernel/board.h"
 #include "memmap.h"
 
 #define THR 0   /* transmit holding register */

@@ -1,0 +1,56 @@
+/*
+ * What a board provides: everything kernel/ and arch/ need to know about one
+ * machine, and the only way they reach it. boards/<board>/ implements this
+ * header and nothing else; boards/README.md is the porting guide.
+ *
+ * Besides the functions below, a board's folder holds:
+ *   board.cmake     HIVE_ARCH (a folder under arch/), HIVE_MAX_CORES (the most
+ *                   cores the board can have: it sizes every per-core array),
+ *                   the linker script, and the arch's options for this board
+ *   CMakeLists.txt  the board's sources
+ *   qemu            the QEMU command line: qemu IMAGE CORES [QEMU ARGS...]
+ */
+#ifndef HIVE_KERNEL_BOARD_H
+#define HIVE_KERNEL_BOARD_H
+
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+/* ---- console --------------------------------------------------------------- */
+
+/* Set up the console device. Called once by the boot core before anything is
+ * printed, and by the arch entry with the MMU off when it cannot run hive
+ * (then nothing else is set up: the device must work polled, from scratch). */
+void board_console_init(void);
+/* Polled, unlocked output of one byte; kernel/console.c does the locking. */
+void board_console_putc(char c);
+
+/* ---- cores ------------------------------------------------------------------ */
+
+/*
+ * Start every present core except the boot one (hardware id boot_hw_id),
+ * up to max_cores in all, giving them dense logical ids 1, 2, ... and
+ * recording each one's hardware id in hive_cpus[id].hw_id. Returns the total
+ * number of cores, boot core included.
+ */
+unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores);
+
+/* ---- exit ------------------------------------------------------------------- */
+
+/* Power off, handing status to whoever launched the board (QEMU's exit code).
+ * Called with the MMU on or off, from any core, interrupts masked or not. */
+noreturn void board_exit(int status);
+
+/* ---- test interrupt ------------------------------------------------------------ */
+
+/*
+ * A device interrupt that software can raise again and again, for tests of
+ * the device path (QEMU virt riscv64: the goldfish RTC's alarm). Returns its
+ * line, or -1 if the board has none. raise: make it fire soon, once; ack:
+ * from its handler, quiet the device (before the arch completes the line).
+ */
+int board_test_irq(void);
+void board_test_irq_raise(void);
+void board_test_irq_ack(void);
+
+#endif
