@@ -46,9 +46,6 @@ void aarch64_exception(struct aarch64_frame *frame, unsigned kind);
 void aarch64_irq(void);
 /* Timer and event stream off/on for this core (timer.c), from arch_irq_init_cpu. */
 void aarch64_timer_init_cpu(void);
-
-/* Semihosting SYS_EXIT; returns only if the debugger/QEMU does not listen. */
-void aarch64_semihost_exit(int status);
 #endif
 
 #endif

@@ -3,7 +3,9 @@
  * interrupt numbers), wired to kernel/board.h.
  */
 #include "drivers/pl011.h"
-#include "kernel/board.h"
+#include "drivers/psci.h"
+#include "drivers/semihosting.h"
+#include "kernel/kernel.h"
 
 /* ---- console: the PL011 at 0x09000000, on QEMU virt's 24 MHz UART clock ---- */
 
@@ -21,4 +23,41 @@ void board_console_init(void)
 void board_console_putc(char c)
 {
     pl011_putc(&uart, c);
+}
+
+/* ---- cores: PSCI, QEMU itself playing the firmware ---- */
+
+static const struct psci_config psci = {.conduit = PSCI_CONDUIT_ABOVE_ENTRY};
+
+/*
+ * QEMU virt puts 8 cores per cluster with GICv2 (which allows 8 in all) and
+ * 16 with GICv3, so up to 16 cores all sit in cluster 0 with MPIDR Aff0 =
+ * 0..15. Each is tried with CPU_ON; an absent one answers
+ * INVALID_PARAMETERS. Logical ids stay dense.
+ */
+#define MAX_AFF0 16
+
+unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores)
+{
+    unsigned n = 1;
+    for (uintptr_t mpidr = 0; mpidr < MAX_AFF0 && n < max_cores; mpidr++) {
+        if (mpidr == boot_hw_id)
+            continue;
+        hive_cpus[n].hw_id = mpidr;
+        if (psci_start_core(&psci, mpidr, (uintptr_t)arch_secondary_entry, n) == 0)
+            n++;
+    }
+    return n;
+}
+
+/* ---- exit: semihosting SYS_EXIT carries the status to QEMU's exit code ---- */
+
+noreturn void board_exit(int status)
+{
+    semihosting_exit(status);
+    /* Only without -semihosting-config enable=on: stop rather than hang,
+     * though QEMU then exits 0 whatever the status. */
+    hive_console_emergency("board: no semihosting, powering off without the exit status\n");
+    psci_system_off(&psci);
+    arch_halt();
 }
