@@ -62,17 +62,19 @@ function(hive_add_target_test name)
   endforeach()
 endfunction()
 
-# hive_board_drivers(NAME...): a board's CMakeLists.txt names the drivers it
-# wires up; each is drivers/NAME.c, or every .c file of the folder drivers/NAME/.
-# They are compiled into hive_platform like the board's own files.
-function(hive_board_drivers)
+# hive_use_drivers(NAME...): a board's CMakeLists.txt names the drivers it
+# wires up (and arch/riscv64 names SBI, which every S-mode hart runs on);
+# each is drivers/NAME.c, or every .c file of the folder drivers/NAME/. They
+# are compiled into hive_platform like the board's own files; naming one
+# twice is harmless.
+function(hive_use_drivers)
   foreach(driver IN LISTS ARGN)
     if(IS_DIRECTORY ${HIVE_ROOT}/drivers/${driver})
       file(GLOB sources CONFIGURE_DEPENDS ${HIVE_ROOT}/drivers/${driver}/*.c)
     elseif(EXISTS ${HIVE_ROOT}/drivers/${driver}.c)
       set(sources ${HIVE_ROOT}/drivers/${driver}.c)
     else()
-      message(FATAL_ERROR "hive_board_drivers: no driver '${driver}' in drivers/")
+      message(FATAL_ERROR "hive_use_drivers: no driver '${driver}' in drivers/")
     endif()
     target_sources(hive_platform PRIVATE ${sources})
   endforeach()

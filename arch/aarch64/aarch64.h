@@ -1,6 +1,6 @@
 /*
  * Internals of arch/aarch64 shared between its assembly and C files and the
- * boards that use it. kernel/ never includes this; it sees kernel/platform.h.
+ * drivers that need them (drivers/psci.c: the entry level). kernel/ never includes this; it sees kernel/platform.h.
  */
 #ifndef HIVE_ARCH_AARCH64_H
 #define HIVE_ARCH_AARCH64_H

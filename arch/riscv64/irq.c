@@ -13,10 +13,10 @@
 #include <stdint.h>
 
 #include "csr.h"
+#include "drivers/sbi.h"
 #include "kernel/kernel.h"
 #include "layout.h"
 #include "plic.h"
-#include "sbi.h"
 
 #ifndef HIVE_RISCV_SSTC
 #error "HIVE_RISCV_SSTC (does the hart have stimecmp?) comes from boards/<board>/board.cmake"

@@ -2,8 +2,11 @@
  * QEMU virt, riscv64: which drivers, where (memmap.h), wired to
  * kernel/board.h.
  */
+#include <stdatomic.h>
+
 #include "drivers/ns16550.h"
-#include "kernel/board.h"
+#include "drivers/sbi.h"
+#include "kernel/kernel.h"
 #include "memmap.h"
 
 /* ---- console: NS16550A UART0 ---- */
@@ -18,4 +21,27 @@ void board_console_init(void)
 void board_console_putc(char c)
 {
     ns16550_putc(&uart, c);
+}
+
+/* ---- cores: harts started through SBI HSM ---- */
+
+/*
+ * OpenSBI keeps the other harts stopped until hart_start. Hart ids need not
+ * be dense or start at the boot hart, so probe 0..max_cores-1 and hand out
+ * logical ids 1, 2, ... in hart id order.
+ */
+unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores)
+{
+    unsigned n = 1;
+    for (uintptr_t hart = 0; hart < max_cores && n < max_cores; hart++) {
+        if (hart == boot_hw_id)
+            continue;
+        hive_cpus[n].hw_id = hart;
+        /* Publish hw_id, the page tables and satp before the hart runs; the
+         * new hart reads them with no other synchronisation than the SBI's. */
+        atomic_thread_fence(memory_order_seq_cst);
+        if (sbi_start_hart(hart, (uintptr_t)arch_secondary_entry, n) == 0)
+            n++;
+    }
+    return n;
 }

@@ -1,6 +1,12 @@
-/* The few SBI calls hive makes (SBI 1.0, as OpenSBI 1.1 implements it). */
-#ifndef HIVE_RISCV64_SBI_H
-#define HIVE_RISCV64_SBI_H
+/*
+ * The RISC-V Supervisor Binary Interface (SBI 1.0, as OpenSBI 1.1
+ * implements it): what S-mode asks of the firmware beneath it. Harts are
+ * started through HSM (kernel/board.h, board_start_core), the doorbell is an
+ * SBI IPI, and the timer is the SBI timer on harts without Sstc
+ * (arch/riscv64). No configuration: the firmware is reached by ecall.
+ */
+#ifndef HIVE_DRIVERS_SBI_H
+#define HIVE_DRIVERS_SBI_H
 
 #include <stdint.h>
 
@@ -24,5 +30,14 @@ struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_bas
 /* One-shot supervisor timer for the calling hart (STIP at time >= stime);
  * clears a pending STIP. UINT64_MAX: never. */
 struct sbi_ret sbi_set_timer(uint64_t stime);
+
+/*
+ * Start hart `hart` at `entry` in S-mode with a0 = hart, a1 = opaque, once
+ * the firmware has it STOPPED. Returns 0 if it was started, -1 if there is
+ * no such hart, and -1 after a line on stdout for a hart that never stops
+ * (it was not the firmware's to hand over). A refused start of a stopped
+ * hart is a panic.
+ */
+int sbi_start_hart(uintptr_t hart, uintptr_t entry, uintptr_t opaque);
 
 #endif
