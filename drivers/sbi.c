@@ -9,6 +9,7 @@
 #define EID_HSM 0x48534DUL  /* "HSM" */
 #define EID_IPI 0x735049UL  /* "sPI" */
 #define EID_TIME 0x54494D45UL /* "TIME" */
+#define EID_SRST 0x53525354UL /* "SRST" */
 
 static struct sbi_ret sbi_call(unsigned long eid, unsigned long fid, unsigned long arg0,
                                unsigned long arg1, unsigned long arg2)
@@ -59,6 +60,11 @@ struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_bas
 struct sbi_ret sbi_set_timer(uint64_t stime)
 {
     return sbi_call(EID_TIME, 0, stime, 0, 0);
+}
+
+struct sbi_ret sbi_system_reset(uint32_t type, uint32_t reason)
+{
+    return sbi_call(EID_SRST, 0, type, reason, 0);
 }
 
 int sbi_start_hart(uintptr_t hart, uintptr_t entry, uintptr_t opaque)

@@ -2,8 +2,9 @@
  * The RISC-V Supervisor Binary Interface (SBI 1.0, as OpenSBI 1.1
  * implements it): what S-mode asks of the firmware beneath it. Harts are
  * started through HSM (kernel/board.h, board_start_core), the doorbell is an
- * SBI IPI, and the timer is the SBI timer on harts without Sstc
- * (arch/riscv64). No configuration: the firmware is reached by ecall.
+ * SBI IPI, the timer is the SBI timer on harts without Sstc (arch/riscv64),
+ * and SRST powers off (an exit path that loses the status: OpenSBI's
+ * shutdown on QEMU always exits 0). No configuration: the firmware is reached by ecall.
  */
 #ifndef HIVE_DRIVERS_SBI_H
 #define HIVE_DRIVERS_SBI_H
@@ -30,6 +31,13 @@ struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_bas
 /* One-shot supervisor timer for the calling hart (STIP at time >= stime);
  * clears a pending STIP. UINT64_MAX: never. */
 struct sbi_ret sbi_set_timer(uint64_t stime);
+
+/* System reset (SRST): type SBI_RESET_SHUTDOWN, reason SBI_RESET_NO_REASON
+ * or SBI_RESET_SYSTEM_FAILURE. Returns only if the firmware refused. */
+#define SBI_RESET_SHUTDOWN          0
+#define SBI_RESET_NO_REASON         0
+#define SBI_RESET_SYSTEM_FAILURE    1
+struct sbi_ret sbi_system_reset(uint32_t type, uint32_t reason);
 
 /*
  * Start hart `hart` at `entry` in S-mode with a0 = hart, a1 = opaque, once

@@ -6,6 +6,7 @@
 
 #include "drivers/ns16550.h"
 #include "drivers/sbi.h"
+#include "drivers/sifive_test.h"
 #include "kernel/kernel.h"
 #include "memmap.h"
 
@@ -44,4 +45,20 @@ unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores)
             n++;
     }
     return n;
+}
+
+/* ---- exit: the SiFive test finisher ends QEMU with the status ---- */
+
+static const struct sifive_test_config finisher = {.base = VIRT_TEST};
+
+noreturn void board_exit(int status)
+{
+    sifive_test_exit(&finisher, status);
+    /* Only if the finisher did not stop the machine: power off through the
+     * firmware rather than hang, though the status is lost. */
+    hive_console_emergency("board: the test finisher did not stop the machine, "
+                           "powering off without the exit status\n");
+    sbi_system_reset(SBI_RESET_SHUTDOWN,
+                     status == 0 ? SBI_RESET_NO_REASON : SBI_RESET_SYSTEM_FAILURE);
+    arch_halt();
 }
