@@ -3,6 +3,7 @@
  * interrupt numbers), wired to kernel/board.h.
  */
 #include "drivers/pl011.h"
+#include "drivers/pl061.h"
 #include "drivers/psci.h"
 #include "drivers/semihosting.h"
 #include "kernel/kernel.h"
@@ -60,4 +61,24 @@ noreturn void board_exit(int status)
     hive_console_emergency("board: no semihosting, powering off without the exit status\n");
     psci_system_off(&psci);
     arch_halt();
+}
+
+/* ---- test interrupt: the PL061 GPIO at 0x09030000, SPI 7 (INTID 39) ---- */
+
+/* Pin 3 is QEMU's power button input; pins 0-2 are free. */
+static const struct pl061_config gpio = {.base = 0x09030000, .irq = 32 + 7, .pin = 0};
+
+int board_test_irq(void)
+{
+    return pl061_test_irq(&gpio);
+}
+
+void board_test_irq_raise(void)
+{
+    pl061_test_irq_raise(&gpio);
+}
+
+void board_test_irq_ack(void)
+{
+    pl061_test_irq_ack(&gpio);
 }

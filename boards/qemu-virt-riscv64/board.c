@@ -4,6 +4,7 @@
  */
 #include <stdatomic.h>
 
+#include "drivers/goldfish_rtc.h"
 #include "drivers/ns16550.h"
 #include "drivers/sbi.h"
 #include "drivers/sifive_test.h"
@@ -61,4 +62,23 @@ noreturn void board_exit(int status)
     sbi_system_reset(SBI_RESET_SHUTDOWN,
                      status == 0 ? SBI_RESET_NO_REASON : SBI_RESET_SYSTEM_FAILURE);
     arch_halt();
+}
+
+/* ---- test interrupt: the goldfish RTC's alarm ---- */
+
+static const struct goldfish_rtc_config rtc = {.base = VIRT_RTC, .irq = VIRT_RTC_IRQ};
+
+int board_test_irq(void)
+{
+    return (int)rtc.irq;
+}
+
+void board_test_irq_raise(void)
+{
+    goldfish_rtc_alarm_now(&rtc);
+}
+
+void board_test_irq_ack(void)
+{
+    goldfish_rtc_alarm_ack(&rtc);
 }
