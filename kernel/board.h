@@ -13,6 +13,7 @@
 #ifndef HIVE_KERNEL_BOARD_H
 #define HIVE_KERNEL_BOARD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
 
@@ -40,6 +41,39 @@ unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores);
 /* Power off, handing status to whoever launched the board (QEMU's exit code).
  * Called with the MMU on or off, from any core, interrupts masked or not. */
 noreturn void board_exit(int status);
+
+/* ---- interrupt controller ----------------------------------------------------- */
+
+/* Canonical interrupt sources: a device line is its controller's own number
+ * (PLIC source id; GIC INTID, SPIs from 32), always >= 0. */
+#define HIVE_IRQ_DOORBELL (-1)  /* the wake IPI (SBI IPI: SSIP; GIC SGI) */
+#define HIVE_IRQ_TIMER    (-2)  /* this core's one-shot timer (arch_timer_set) */
+#define HIVE_IRQ_NONE     (-3)  /* board_irq_claim: nothing (more) is pending */
+
+/*
+ * The controller that brings device lines to the cores, and the doorbell
+ * that wakes one core. Every call is made with interrupts masked on the
+ * calling core.
+ */
+/* Boot core, once, before any other core starts: the controller's shared
+ * state; every device line off. */
+void board_irq_init(void);
+/* Every core, for itself (logical id core, hive_cpus[core].hw_id set): its
+ * part of the controller; the doorbell, and the per-core timer's line where
+ * the controller carries it (aarch64), enabled. */
+void board_irq_init_cpu(unsigned core);
+/* Enable (on) or disable device line `line`, delivered to `core` only.
+ * Returns 0, or -1 if line is not a device line the controller can route. */
+int board_irq_route(unsigned line, unsigned core, bool on);
+/* Raise HIVE_IRQ_DOORBELL on exactly `core` (never a broadcast), after the
+ * caller's earlier stores are visible to it. Stays pending while the core
+ * has interrupts masked, and then still ends a WFI. */
+void board_irq_doorbell(unsigned core);
+/* From the arch's interrupt path: claim the next pending interrupt of this
+ * core, returning its canonical source (HIVE_IRQ_NONE: none), and in *claim
+ * what board_irq_complete wants back once the kernel has handled it. */
+int board_irq_claim(uint32_t *claim);
+void board_irq_complete(uint32_t claim);
 
 /* ---- test interrupt ------------------------------------------------------------ */
 

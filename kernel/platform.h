@@ -58,40 +58,31 @@ noreturn void hive_kernel_secondary(unsigned id);
 
 /* ==== Interrupts, the per-core timer, parking ==============================
  *
- * Who does what. The arch owns its trap path and the interrupt controller's
- * claim/complete loop (riscv64: scause, then the PLIC; aarch64: the GIC
- * acknowledge/EOI). It reduces every interrupt to one canonical source and
- * calls hive_kernel_irq(source) for it, with interrupts masked, on a stack
- * of its own; the kernel (kernel/irq.c, kernel/timer.c) does the rest. A
- * board says where its controller lives and what its timer is (riscv64:
- * Sstc or the SBI timer).
+ * Who does what. The arch owns its trap path: it reduces every interrupt to
+ * one canonical source (kernel/board.h: HIVE_IRQ_DOORBELL, HIVE_IRQ_TIMER or
+ * a device line) and calls hive_kernel_irq(source) for it, with interrupts
+ * masked, on a stack of its own; the kernel (kernel/irq.c, kernel/timer.c)
+ * does the rest. Sources that come through the board's interrupt controller
+ * (kernel/board.h, board_irq_*) are claimed from it and completed after the
+ * kernel has handled them: every one on aarch64 (the GIC acknowledge/EOI);
+ * on riscv64 the external interrupt (the PLIC), while the doorbell (SSIP)
+ * and the timer (STIP) are the hart's own. The per-core timer is the
+ * arch's (riscv64: Sstc or the SBI timer, as the board says).
  *
- * Boot: hive_kernel_main calls arch_irq_init() once on the boot core before
- * starting the others, and every core calls arch_irq_init_cpu() and then
- * arch_irq_unmask() before it runs main() or waits for work.
+ * Boot: hive_kernel_main calls board_irq_init() once on the boot core before
+ * starting the others, and every core calls arch_irq_init_cpu(),
+ * board_irq_init_cpu() and then arch_irq_unmask() before it runs main() or
+ * waits for work.
  */
-
-/* Canonical sources: a device line is its controller's own number (PLIC
- * source id; GIC INTID, SPIs from 32), always >= 0. */
-#define HIVE_IRQ_DOORBELL (-1)  /* the wake IPI (SBI IPI: SSIP; GIC SGI) */
-#define HIVE_IRQ_TIMER    (-2)  /* this core's one-shot timer */
 
 /* ---- arch/<arch> ---- */
 
-/* Boot core, once, interrupts masked: the controller's shared state (PLIC
- * priorities, GIC distributor); every device line disabled. */
-void arch_irq_init(void);
-/* Every core, itself, masked: its controller interface, its doorbell
- * enabled, its timer off. Leaves interrupts masked. */
+/* Every core, itself, masked: its timer off, and whatever the core itself
+ * needs to take interrupts (riscv64: sie; aarch64: the event stream).
+ * Leaves interrupts masked. */
 void arch_irq_init_cpu(void);
 /* Let interrupts in on this core (sstatus.SIE, DAIF.I). */
 void arch_irq_unmask(void);
-/* Raise HIVE_IRQ_DOORBELL on exactly `core` (never a broadcast). Stays
- * pending while the core has interrupts masked, and then still ends a WFI. */
-void arch_irq_doorbell(unsigned core);
-/* Enable (on) or disable device line irq, delivered to `core` only. Returns
- * 0, or -1 if irq is not a device line this controller can route. */
-int arch_irq_route(unsigned irq, unsigned core, bool on);
 /*
  * This core's one-shot timer: HIVE_IRQ_TIMER once arch_counter() >= deadline
  * (counter ticks; a deadline already past fires at once). UINT64_MAX: off.
@@ -121,7 +112,8 @@ void arch_park_deep(void);
 /* Handle one claimed source on this core, interrupts masked. The arch has
  * already cleared or acknowledged a HIVE_IRQ_DOORBELL (so a new one stays
  * pending). For HIVE_IRQ_TIMER the kernel re-arms (or turns off) the timer
- * before it returns; for a device line the arch completes it afterwards. */
+ * before it returns; a source claimed from the board's controller the arch
+ * completes afterwards (board_irq_complete). */
 void hive_kernel_irq(int source);
 
 #endif
