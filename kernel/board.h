@@ -29,12 +29,24 @@ void board_console_putc(char c);
 /* ---- cores ------------------------------------------------------------------ */
 
 /*
- * Start every present core except the boot one (hardware id boot_hw_id),
- * up to max_cores in all, giving them dense logical ids 1, 2, ... and
- * recording each one's hardware id in hive_cpus[id].hw_id. Returns the total
- * number of cores, boot core included.
+ * How cores are numbered: the hardware id (aarch64: MPIDR affinity, Aff3 at
+ * bit 32 as MPIDR_EL1 has it; riscv64: hart id) of every core the board may
+ * have that hive should run on, in the order logical ids are handed out.
+ * The boot core, wherever it is in the list, is core 0; the others that
+ * start get 1, 2, ... densely, up to HIVE_MAX_CORES in all. Listing a core
+ * that is absent on some configurations is fine (QEMU's -smp): it fails to
+ * start and is skipped. A core hive must never run on (a monitor hart
+ * without S-mode) is left out.
  */
-unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores);
+extern const uintptr_t board_core_hw_ids[];
+extern const unsigned board_core_hw_id_count;
+/*
+ * Start the core with hardware id hw_id at arch_secondary_entry, handing it
+ * its logical id. Returns 0 if it was started, -1 if it is absent (or could
+ * not be started: then say why on stdout first). hive_cpus[id].hw_id is set
+ * and published before the call.
+ */
+int board_start_core(uintptr_t hw_id, unsigned id);
 
 /* ---- exit ------------------------------------------------------------------- */
 

@@ -14,8 +14,9 @@
  *      enables FP/SIMD, installs the exception vectors and calls
  *      hive_kernel_main(boot hardware id) with interrupts masked.
  *   2. hive_kernel_main sets up core 0 (per-core block, TLS), the console and
- *      libc, then calls board_start_secondaries() (kernel/board.h), which starts every other
- *      present core at arch_secondary_entry with its logical id as context.
+ *      libc, then starts every other core the board lists (kernel/board.h,
+ *      board_start_core) at arch_secondary_entry with its logical id as
+ *      context.
  *   3. arch_secondary_entry does step 1's per-core part (stack for its id,
  *      privilege level, MMU with the boot core's tables, FP, vectors) and calls
  *      hive_kernel_secondary(id).

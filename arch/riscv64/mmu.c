@@ -51,7 +51,7 @@ static pte_t tables[TABLES][ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static unsigned tables_used;
 
 /* Written by the boot hart before it starts the others, which only read it
- * (board_start_secondaries fences before hart_start). */
+ * (kernel/boot.c fences before it starts a hart). */
 static uint64_t satp_value;
 
 extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];

@@ -31,25 +31,15 @@ void board_console_putc(char c)
 
 static const struct psci_config psci = {.conduit = PSCI_CONDUIT_ABOVE_ENTRY};
 
-/*
- * QEMU virt puts 8 cores per cluster with GICv2 (which allows 8 in all) and
+/* QEMU virt puts 8 cores per cluster with GICv2 (which allows 8 in all) and
  * 16 with GICv3, so up to 16 cores all sit in cluster 0 with MPIDR Aff0 =
- * 0..15. Each is tried with CPU_ON; an absent one answers
- * INVALID_PARAMETERS. Logical ids stay dense.
- */
-#define MAX_AFF0 16
+ * 0..15. An absent one answers CPU_ON with INVALID_PARAMETERS. */
+const uintptr_t board_core_hw_ids[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
 
-unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores)
+int board_start_core(uintptr_t hw_id, unsigned id)
 {
-    unsigned n = 1;
-    for (uintptr_t mpidr = 0; mpidr < MAX_AFF0 && n < max_cores; mpidr++) {
-        if (mpidr == boot_hw_id)
-            continue;
-        hive_cpus[n].hw_id = mpidr;
-        if (psci_start_core(&psci, mpidr, (uintptr_t)arch_secondary_entry, n) == 0)
-            n++;
-    }
-    return n;
+    return psci_start_core(&psci, hw_id, (uintptr_t)arch_secondary_entry, id);
 }
 
 /* ---- exit: semihosting SYS_EXIT carries the status to QEMU's exit code ---- */

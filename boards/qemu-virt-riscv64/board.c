@@ -2,8 +2,6 @@
  * QEMU virt, riscv64: which drivers, where (memmap.h), wired to
  * kernel/board.h.
  */
-#include <stdatomic.h>
-
 #include "drivers/goldfish_rtc.h"
 #include "drivers/ns16550.h"
 #include "drivers/plic.h"
@@ -28,25 +26,15 @@ void board_console_putc(char c)
 
 /* ---- cores: harts started through SBI HSM ---- */
 
-/*
- * OpenSBI keeps the other harts stopped until hart_start. Hart ids need not
- * be dense or start at the boot hart, so probe 0..max_cores-1 and hand out
- * logical ids 1, 2, ... in hart id order.
- */
-unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores)
+/* Harts 0..7, all S-mode capable; OpenSBI's boot hart may be any of them
+ * and keeps the others stopped until hart_start. An absent one is an SBI
+ * error. */
+const uintptr_t board_core_hw_ids[] = {0, 1, 2, 3, 4, 5, 6, 7};
+const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
+
+int board_start_core(uintptr_t hw_id, unsigned id)
 {
-    unsigned n = 1;
-    for (uintptr_t hart = 0; hart < max_cores && n < max_cores; hart++) {
-        if (hart == boot_hw_id)
-            continue;
-        hive_cpus[n].hw_id = hart;
-        /* Publish hw_id, the page tables and satp before the hart runs; the
-         * new hart reads them with no other synchronisation than the SBI's. */
-        atomic_thread_fence(memory_order_seq_cst);
-        if (sbi_start_hart(hart, (uintptr_t)arch_secondary_entry, n) == 0)
-            n++;
-    }
-    return n;
+    return sbi_start_hart(hw_id, (uintptr_t)arch_secondary_entry, id);
 }
 
 /* ---- exit: the SiFive test finisher ends QEMU with the status ---- */
