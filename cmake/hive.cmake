@@ -27,10 +27,11 @@ endfunction()
 function(hive_add_image name)
   add_executable(${name} ${ARGN})
   set_target_properties(${name} PROPERTIES SUFFIX ".elf"
-    LINK_DEPENDS "${HIVE_LINKER_SCRIPT}")
+    LINK_DEPENDS "${HIVE_LINKER_SCRIPT};${HIVE_BOARD_DIR}/memory.ld")
   target_include_directories(${name} PRIVATE ${HIVE_ROOT}/tests ${HIVE_ROOT})
   target_link_libraries(${name} PRIVATE hive_platform hive_sched hive_after)
-  target_link_options(${name} PRIVATE -T${HIVE_LINKER_SCRIPT}
+  # -L: where the arch's script finds the board's memory.ld (INCLUDE).
+  target_link_options(${name} PRIVATE -T${HIVE_LINKER_SCRIPT} -L${HIVE_BOARD_DIR}
     -Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
 endfunction()
 

@@ -6,8 +6,11 @@
  * Besides the functions below, a board's folder holds:
  *   board.cmake     HIVE_ARCH (a folder under arch/), HIVE_MAX_CORES (the most
  *                   cores the board can have: it sizes every per-core array),
- *                   the linker script, and the arch's options for this board
- *   CMakeLists.txt  the board's sources
+ *                   HIVE_IRQ_LINES (device lines, if fewer than 1024), and the
+ *                   arch's options for this board (riscv64: HIVE_TIMEBASE_HZ,
+ *                   HIVE_RISCV_SSTC)
+ *   memory.ld       RAM and where the image goes (the memory map, below)
+ *   CMakeLists.txt  the board's sources, and the drivers it uses
  *   qemu            the QEMU command line: qemu IMAGE CORES [QEMU ARGS...]
  */
 #ifndef HIVE_KERNEL_BOARD_H
@@ -16,6 +19,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+
+/* ---- memory map ------------------------------------------------------------- */
+
+/*
+ * RAM, and where in it the image goes, are linker symbols from the board's
+ * memory.ld: __ram_start, __ram_end, __image_start, __heap_end. The device
+ * regions below are what the MMU maps for the board's drivers (read-write,
+ * never executable, device memory); nothing else outside RAM is mapped.
+ */
+struct board_region {
+    uintptr_t base;
+    uintptr_t size;
+};
+extern const struct board_region board_mmio[];
+extern const unsigned board_mmio_count;
 
 /* ---- console --------------------------------------------------------------- */
 

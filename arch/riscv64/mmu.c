@@ -135,9 +135,8 @@ void riscv_mmu_init(void)
 {
     tables_used = 1;    /* tables[0] is the root */
 
-    for (unsigned i = 0; i < riscv_board_mmio_count; i++)
-        map(riscv_board_mmio[i].base, riscv_board_mmio[i].base + riscv_board_mmio[i].size,
-            PTE_R | PTE_W, 2);
+    for (unsigned i = 0; i < board_mmio_count; i++)
+        map(board_mmio[i].base, board_mmio[i].base + board_mmio[i].size, PTE_R | PTE_W, 2);
 
     map((uintptr_t)__text_start, (uintptr_t)__text_end, PTE_R | PTE_X, 2);
     map((uintptr_t)__rodata_start, (uintptr_t)__rodata_end, PTE_R, 2);

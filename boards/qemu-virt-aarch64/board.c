@@ -1,6 +1,7 @@
 /*
  * QEMU virt, aarch64: which drivers, where (hw/arm/virt.c's memory map and
- * interrupt numbers), wired to kernel/board.h.
+ * interrupt numbers), wired to kernel/board.h. RAM and the image's place are
+ * in memory.ld.
  */
 #include "drivers/gic/gic.h"
 #include "drivers/pl011.h"
@@ -8,6 +9,13 @@
 #include "drivers/psci.h"
 #include "drivers/semihosting.h"
 #include "kernel/kernel.h"
+
+/* ---- memory map: every device sits between 0x08000000 and RAM ---- */
+
+const struct board_region board_mmio[] = {
+    {0x08000000, 0x38000000},   /* GIC, PL011, PL061, RTC, fw_cfg, virtio, PCIe */
+};
+const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
 
 /* ---- console: the PL011 at 0x09000000, on QEMU virt's 24 MHz UART clock ---- */
 

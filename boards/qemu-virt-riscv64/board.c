@@ -1,6 +1,6 @@
 /*
- * QEMU virt, riscv64: which drivers, where (memmap.h), wired to
- * kernel/board.h.
+ * QEMU virt, riscv64, under the default OpenSBI: which drivers, where, wired
+ * to kernel/board.h. RAM and the image's place are in memory.ld.
  */
 #include "drivers/goldfish_rtc.h"
 #include "drivers/ns16550.h"
@@ -8,7 +8,27 @@
 #include "drivers/sbi.h"
 #include "drivers/sifive_test.h"
 #include "kernel/kernel.h"
-#include "memmap.h"
+
+/* QEMU 7.2 virt's device addresses (hw/riscv/virt.c, virt_memmap). */
+#define VIRT_TEST   0x00100000ul    /* SiFive test finisher */
+#define VIRT_RTC    0x00101000ul    /* goldfish RTC */
+#define VIRT_CLINT  0x02000000ul
+#define VIRT_PLIC   0x0c000000ul
+#define VIRT_UART0  0x10000000ul    /* NS16550A */
+
+/* PLIC source ids (hw/riscv/virt.h). */
+#define VIRT_RTC_IRQ    11
+
+/* ---- memory map: what the drivers (and the firmware's CLINT) need mapped ---- */
+
+const struct board_region board_mmio[] = {
+    {VIRT_TEST, 0x1000},
+    {VIRT_RTC, 0x1000},
+    {VIRT_CLINT, 0x10000},
+    {VIRT_PLIC, 0x600000},  /* sized for QEMU's maximum hart count */
+    {VIRT_UART0, 0x1000},
+};
+const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
 
 /* ---- console: NS16550A UART0 ---- */
 
