@@ -67,7 +67,7 @@ uint64_t hive_port_now_ns(void)
  * which QEMU turns into a full host barrier, and on hardware it costs what
  * the STLR/LDAR pair did; it sits on the park and wake paths only.
  *
- * Only the core that is woken gets an interrupt (arch_irq_doorbell targets
+ * Only the core that is woken gets an interrupt (board_irq_doorbell targets
  * one core), only when it announced that it sleeps, and only from the waker
  * that turned its wake word from 0 to 1 - later wakers find it set, and the
  * one that set it already rang if needed. So there are no IPI storms.
@@ -152,7 +152,7 @@ void hive_port_wake(unsigned core)
     atomic_thread_fence(memory_order_seq_cst);
     /* relaxed: ordered by the fence. */
     if (atomic_load_explicit(&p->sleeping, memory_order_relaxed))
-        arch_irq_doorbell(core);
+        board_irq_doorbell(core);
 }
 
 /* The interrupt layer's per-core handler depth (kernel/irq.c), which

@@ -11,7 +11,7 @@
  */
 #include <stdint.h>
 
-#include "gic.h"
+#include "drivers/gic/gic_ops.h"
 #include "kernel/kernel.h"
 
 #define ID_AA64PFR0_GIC_SHIFT   24
@@ -22,7 +22,7 @@ const struct gic_ops *gic;
 
 static unsigned arch_rev(unsigned pidr2_off)
 {
-    return (*gic_reg32(board_gic_map.dist, pidr2_off) >> 4) & 0xf;
+    return (*gic_reg32(gic_cfg->dist, pidr2_off) >> 4) & 0xf;
 }
 
 static int has_gicv3_sysregs(void)
@@ -49,7 +49,7 @@ void gic_probe(void)
         /* GICv2 ID registers: ArchRev 1 (GICv1) or 2; both program alike. */
         unsigned rev = arch_rev(GICV2_PIDR2);
         if (rev != 1 && rev != 2)
-            hive_panic("gic: no GICv2 at %#lx (ArchRev %u)", (unsigned long)board_gic_map.dist, rev);
+            hive_panic("gic: no GICv2 at %#lx (ArchRev %u)", (unsigned long)gic_cfg->dist, rev);
         gic = &gicv2_ops;
     }
 }

@@ -11,7 +11,7 @@
  */
 #include <stdatomic.h>
 
-#include "gic.h"
+#include "drivers/gic/gic_ops.h"
 #include "kernel/kernel.h"
 
 /* Distributor. */
@@ -65,7 +65,7 @@
 #define READ_SYSREG(name, v)  __asm__ volatile("mrs %0, " name : "=r"(v))
 #define WRITE_SYSREG(name, v) __asm__ volatile("msr " name ", %0" : : "r"((uint64_t)(v)) : "memory")
 
-#define DIST(off)           gic_reg32(board_gic_map.dist, off)
+#define DIST(off)           gic_reg32(gic_cfg->dist, off)
 
 /* Each core's redistributor, found by affinity during its init. */
 static uintptr_t redist[HIVE_MAX_CORES];
@@ -104,7 +104,7 @@ static void v3_init_dist(void)
         *DIST(GICD_ICACTIVER + i / 8) = ~0u;
     }
     for (unsigned i = GIC_SPI_FIRST; i < lines; i++)
-        *gic_reg8(board_gic_map.dist, GICD_IPRIORITYR + i) = GIC_PRIORITY;
+        *gic_reg8(gic_cfg->dist, GICD_IPRIORITYR + i) = GIC_PRIORITY;
     wait_dist_rwp();
     *DIST(GICD_CTLR) = (ctlr & GICD_CTLR_DS) ? GICD_CTLR_ARE | GICD_CTLR_G1
                                              : GICD_CTLR_ARE | GICD_CTLR_G1A_NS;
@@ -120,7 +120,7 @@ static uint32_t packed_affinity(uintptr_t hw_id)
 static uintptr_t find_redist(uintptr_t hw_id)
 {
     uint32_t want = packed_affinity(hw_id);
-    for (uintptr_t rd = board_gic_map.redist;;) {
+    for (uintptr_t rd = gic_cfg->redist;;) {
         uint64_t typer = *gic_reg64(rd, GICR_TYPER);
         if ((uint32_t)(typer >> 32) == want)
             return rd;
@@ -193,7 +193,7 @@ static void v3_enable(unsigned intid, bool on, unsigned target)
         return;
     }
     /* IROUTER: Aff3 at bit 32 and Aff2.Aff1.Aff0 below, exactly hw_id's layout. */
-    *gic_reg64(board_gic_map.dist, GICD_IROUTER + 8 * intid) = hive_cpus[target].hw_id;
+    *gic_reg64(gic_cfg->dist, GICD_IROUTER + 8 * intid) = hive_cpus[target].hw_id;
     *DIST(GICD_ISENABLER + word) = bit;
 }
 

@@ -1,12 +1,11 @@
-/*
- * Arm semihosting, AArch64 flavour (HLT #0xF000): the only call used is
- * SYS_EXIT, which hands an exit status to QEMU (-semihosting-config
- * enable=on) or a debugger. Without a listener HLT is an undefined
- * instruction; exceptions.c then skips it and the call returns.
- */
+/* The semihosting exit: see semihosting.h. The only call used is SYS_EXIT. */
 #include <stdint.h>
 
-#include "aarch64.h"
+#include "drivers/semihosting.h"
+
+#ifndef __aarch64__
+#error "drivers/semihosting.c speaks the AArch64 flavour (HLT #0xF000) only"
+#endif
 
 #define SYS_EXIT                    0x18
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026
@@ -19,7 +18,7 @@ static long semihost(unsigned long op, void *arg)
     return (long)x0;
 }
 
-void aarch64_semihost_exit(int status)
+void semihosting_exit(int status)
 {
     /* AArch64 SYS_EXIT takes a block: reason, then the status (subcode). */
     uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)status };

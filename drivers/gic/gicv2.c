@@ -12,7 +12,7 @@
  */
 #include <stdatomic.h>
 
-#include "gic.h"
+#include "drivers/gic/gic_ops.h"
 #include "kernel/kernel.h"
 
 #define GICD_CTLR       0x000
@@ -36,8 +36,8 @@
 #define SGIR_TO_LIST    (0u << 24)      /* TargetListFilter: the cores in CPUTargetList */
 #define SGIR_TO_SELF    (2u << 24)      /* TargetListFilter: only the requesting core */
 
-#define DIST(off)       gic_reg32(board_gic_map.dist, off)
-#define CPUIF(off)      gic_reg32(board_gic_map.cpu, off)
+#define DIST(off)       gic_reg32(gic_cfg->dist, off)
+#define CPUIF(off)      gic_reg32(gic_cfg->cpu, off)
 
 /*
  * CPU interface number of each core, as a one-bit target mask for
@@ -66,7 +66,7 @@ static void v2_init_dist(void)
         *DIST(GICD_ICACTIVER + i / 8) = ~0u;
     }
     for (unsigned i = GIC_SPI_FIRST; i < lines; i++)
-        *gic_reg8(board_gic_map.dist, GICD_IPRIORITYR + i) = GIC_PRIORITY;
+        *gic_reg8(gic_cfg->dist, GICD_IPRIORITYR + i) = GIC_PRIORITY;
     *DIST(GICD_CTLR) = CTLR_ENABLE;
 }
 
@@ -78,9 +78,9 @@ static void v2_init_cpu(unsigned core)
     for (unsigned i = 0; i < GIC_SGI_COUNT; i += 4)
         *DIST(GICD_CPENDSGIR + i) = ~0u;
     for (unsigned i = 0; i < GIC_SPI_FIRST; i++)
-        *gic_reg8(board_gic_map.dist, GICD_IPRIORITYR + i) = GIC_PRIORITY;
+        *gic_reg8(gic_cfg->dist, GICD_IPRIORITYR + i) = GIC_PRIORITY;
 
-    uint8_t mask = *gic_reg8(board_gic_map.dist, GICD_ITARGETSR);
+    uint8_t mask = *gic_reg8(gic_cfg->dist, GICD_ITARGETSR);
     /* A GIC with one CPU interface has ITARGETSR RAZ/WI: any mask will do. */
     if (!mask && (*DIST(GICD_TYPER) >> 5 & 7) == 0)
         mask = 1;
@@ -121,7 +121,7 @@ static void v2_enable(unsigned intid, bool on, unsigned target)
     }
     /* ITARGETSR is read-only for SGIs and PPIs: they belong to one core. */
     if (intid >= GIC_SPI_FIRST)
-        *gic_reg8(board_gic_map.dist, GICD_ITARGETSR + intid) = target_mask(target);
+        *gic_reg8(gic_cfg->dist, GICD_ITARGETSR + intid) = target_mask(target);
     *DIST(GICD_ISENABLER + word) = bit;
 }
 

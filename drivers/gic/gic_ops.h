@@ -1,19 +1,18 @@
 /*
- * The Arm Generic Interrupt Controller, as arch/aarch64 uses it: one driver
- * interface with two implementations, GICv2 (memory-mapped CPU interface,
- * QEMU virt's default, 8 cores at most) and GICv3 (redistributor per core,
- * system-register CPU interface, QEMU virt's gic-version=3). gic.c picks one
- * at run time; the board says where the GIC is.
+ * Inside the GIC driver (gic.h): one interface with two implementations,
+ * GICv2 (gicv2.c) and GICv3 (gicv3.c); probe.c picks one at run time.
  *
  * Every interrupt is configured the same way: one priority, signalled as IRQ
  * (never FIQ), delivered to one core. Handlers do not nest, so priorities
  * only need to be above the priority mask.
  */
-#ifndef HIVE_ARCH_AARCH64_GIC_H
-#define HIVE_ARCH_AARCH64_GIC_H
+#ifndef HIVE_DRIVERS_GIC_OPS_H
+#define HIVE_DRIVERS_GIC_OPS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "drivers/gic/gic.h"
 
 /* Interrupt ids (INTIDs): 0-15 SGIs, 16-31 PPIs (per core), 32-1019 SPIs. */
 #define GIC_SGI_COUNT       16
@@ -24,13 +23,8 @@
 /* The SGI that wakes a core (the park doorbell). */
 #define GIC_SGI_WAKE        0
 
-/* Where the board's GIC lives (boards/<board>/). */
-struct gic_map {
-    uintptr_t dist;     /* distributor (both versions) */
-    uintptr_t cpu;      /* GICv2 CPU interface */
-    uintptr_t redist;   /* GICv3 first redistributor */
-};
-extern const struct gic_map board_gic_map;
+/* Where the board's GIC lives: what gic_init was given. */
+extern const struct gic_config *gic_cfg;
 
 struct gic_ops {
     const char *name;
