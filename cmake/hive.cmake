@@ -63,6 +63,22 @@ function(hive_add_target_test name)
   endforeach()
 endfunction()
 
+# hive_board_run(NAME IMAGE CORES ENV [TIMEOUT s] [run-image args...]): one
+# more ctest run, NAME.cCORES, of an image of tests/target with environment
+# ENV for the board's qemu script (boards/<board>/tests.cmake uses it for
+# other QEMU settings: another entry level, another interrupt controller).
+function(hive_board_run name image cores env)
+  cmake_parse_arguments(R "" "TIMEOUT" "" ${ARGN})
+  if(NOT R_TIMEOUT)
+    set(R_TIMEOUT 120)
+  endif()
+  add_test(NAME ${name}.c${cores}
+    COMMAND ${HIVE_ROOT}/tools/run-image --board ${HIVE_BOARD} --cores ${cores}
+            --timeout ${R_TIMEOUT} ${R_UNPARSED_ARGUMENTS} $<TARGET_FILE:${image}>)
+  set_tests_properties(${name}.c${cores} PROPERTIES TIMEOUT ${R_TIMEOUT} ENVIRONMENT "${env}"
+    LABELS "target;${HIVE_BOARD}")
+endfunction()
+
 # hive_use_drivers(NAME...): a board's CMakeLists.txt names the drivers it
 # wires up (and arch/riscv64 names SBI, which every S-mode hart runs on);
 # each is drivers/NAME.c, or every .c file of the folder drivers/NAME/. They

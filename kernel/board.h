@@ -12,6 +12,14 @@
  *   memory.ld       RAM and where the image goes (the memory map, below)
  *   CMakeLists.txt  the board's sources, and the drivers it uses
  *   qemu            the QEMU command line: qemu IMAGE CORES [QEMU ARGS...]
+ *   presets.json    its CMake presets; packages: the Debian packages it needs
+ *   tests.cmake     (optional) test runs and images of its own
+ * and CMakePresets.json's include list names it, one line: the only place
+ * outside the folder that a new board touches.
+ *
+ * Boards and drivers may use kernel/kernel.h (hive_cpus[].hw_id, hive_panic,
+ * the emergency console) and arch_secondary_entry / arch_halt; a board's
+ * functions are wiring - a driver from drivers/ and its configuration.
  */
 #ifndef HIVE_KERNEL_BOARD_H
 #define HIVE_KERNEL_BOARD_H

@@ -16,7 +16,7 @@ src=${1:?usage: fake_board.sh SOURCE_DIR}
 
 tree=$tmp/tree
 mkdir -p "$tree/tools" "$tree/boards/testboard" "$tree/boards/badconf" "$tree/apps" "$tmp/shim"
-cp "$src/tools/hive" "$src/tools/drop-firmware-banner" "$src/tools/run-image" "$src/tools/soak" "$tree/tools/"
+cp "$src/tools/hive" "$src/tools/boards" "$src/tools/drop-firmware-banner" "$src/tools/run-image" "$src/tools/soak" "$tree/tools/"
 # Every package counts as installed: the cases are about the script, and no
 # test may install anything.
 printf '#!/bin/sh\nprintf "install ok installed"\n' >"$tmp/shim/dpkg-query"
@@ -36,15 +36,26 @@ echo "qemu args: $*"
 exit 7
 QEMU
 chmod +x "$tree/boards/testboard/qemu"
+# Registered as every board is: one include line each.
 cat >"$tree/CMakePresets.json" <<'JSON'
 {
-  "version": 3,
-  "configurePresets": [
-    { "name": "testboard", "generator": "Ninja", "binaryDir": "${sourceDir}/build/testboard" },
-    { "name": "badconf", "generator": "Ninja", "binaryDir": "${sourceDir}/build/badconf",
-      "cacheVariables": { "PLANT_CONFIGURE_ERROR": "ON" } }
+  "version": 4,
+  "include": [
+    "boards/testboard/presets.json",
+    "boards/badconf/presets.json"
   ]
 }
+JSON
+cat >"$tree/boards/testboard/presets.json" <<'JSON'
+{ "version": 4,
+  "configurePresets": [
+    { "name": "testboard", "generator": "Ninja", "binaryDir": "${sourceDir}/build/testboard" } ] }
+JSON
+cat >"$tree/boards/badconf/presets.json" <<'JSON'
+{ "version": 4,
+  "configurePresets": [
+    { "name": "badconf", "generator": "Ninja", "binaryDir": "${sourceDir}/build/badconf",
+      "cacheVariables": { "PLANT_CONFIGURE_ERROR": "ON" } } ] }
 JSON
 cat >"$tree/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.20)
