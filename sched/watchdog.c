@@ -162,11 +162,12 @@ static uint64_t ms(uint64_t ns)
     return ns / 1000000u;
 }
 
-/* ", seen by core N", or nothing from outside the cores (the host's thread). */
-static void seen_by(char *buf, size_t size)
+/* "; seen by core N" when another core found the fault; nothing when the
+ * faulty core found it itself, or from outside the cores (the host's thread). */
+static void seen_by(char *buf, size_t size, unsigned core)
 {
     unsigned self = hive_port_core_id();
-    if (self == HIVE_PORT_NOT_A_CORE)
+    if (self == HIVE_PORT_NOT_A_CORE || self == core)
         buf[0] = '\0';
     else
         snprintf(buf, size, "; seen by core %u", self);
@@ -177,7 +178,7 @@ static void report_stuck(unsigned core, uintptr_t fn, uint64_t ran_ns, uint64_t 
     if (atomic_flag_test_and_set(&reported))
         return; /* another check is reporting; the system is stopping */
     char by[32], msg[200];
-    seen_by(by, sizeof by);
+    seen_by(by, sizeof by, core);
     snprintf(msg, sizeof msg,
              "task 0x%" PRIxPTR " has run for %" PRIu64 " ms (watchdog limit %" PRIu64 " ms)%s",
              fn, ms(ran_ns), ms(limit), by);
@@ -189,7 +190,7 @@ static void report_stall(uint64_t still_ns, uint64_t limit)
     if (atomic_flag_test_and_set(&reported))
         return;
     char by[32], msg[300];
-    seen_by(by, sizeof by);
+    seen_by(by, sizeof by, 0);
     /* relaxed: a figure for the report. */
     unsigned long outstanding =
         atomic_load_explicit(&hive_scheduler.outstanding, memory_order_relaxed);

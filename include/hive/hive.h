@@ -105,8 +105,9 @@ struct hive_config {
  *
  *   A stuck task: one core has been inside one task for longer than the
  *   limit.
- *     panic: core N: task 0xADDR has run for X ms (watchdog limit Y ms); seen by core M
- *   N is the stuck core, ADDR the task's function as it was given to hive
+ *     panic: core N: task 0xADDR has run for X ms (watchdog limit Y ms)[; seen by core M]
+ *   N is the stuck core, M the core whose check found it (when another one
+ *   did), ADDR the task's function as it was given to hive
  *   (the fn of hive_spawn_fn / hive_group_spawn_fn, the fb of a join, the
  *   run's entry), X between the limit and 1.25 times it. tools/run-image
  *   prints the line again with ADDR symbolised. "Inside one task" stops at
