@@ -32,9 +32,10 @@
 #define MS(n) ((uint64_t)(n) * 1000000u)
 /* The limit of the cases that must be caught, and of those that must not.
  * The watchdog measures wall time, and on a loaded 2-core host a thread has
- * been seen descheduled for over a second: the quiet cases' limit is above
- * that, and their waits still last well over it. */
-#define CAUGHT_LIMIT MS(200)
+ * been seen descheduled for over a second: the limits are about that (a core
+ * that has not yet started the entry for a limit is a stall), and the quiet
+ * cases' waits still last well over theirs. */
+#define CAUGHT_LIMIT MS(1000)
 #define QUIET_LIMIT MS(2000)
 #define QUIET_WAIT (3 * QUIET_LIMIT / 2)
 
@@ -369,13 +370,19 @@ HIVE_TEST(long_waits_and_forever_tasks_are_not_reported)
 
 static void noop(void *p) { (void)p; }
 
+static void shortest_limit_body(void) { run_or_exit(noop, 1, HIVE_WATCHDOG_MIN_NS); }
+
 HIVE_TEST(watchdog_config_and_context)
 {
     struct hive_config c = {0};
     c.cores = 1;
     c.watchdog_ns = HIVE_WATCHDOG_MIN_NS - 1;
     CHECK_EQ(hive_run(noop, NULL, &c), HIVE_EINVAL);
-    c.watchdog_ns = HIVE_WATCHDOG_MIN_NS;
-    CHECK_EQ(hive_run(noop, NULL, &c), HIVE_OK);
+    /* The shortest limit is taken. A loaded host may keep the core's thread
+     * from starting the entry for longer than 1 ms, which the watchdog then
+     * rightly calls a stall: either way the run was not refused (status 3). */
+    int status = 0;
+    in_child(shortest_limit_body, &status);
+    CHECK(!(WIFEXITED(status) && WEXITSTATUS(status) == 3));
     CHECK_EQ(hive_task_runs_forever(), HIVE_ESTATE);
 }
