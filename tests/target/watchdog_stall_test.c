@@ -25,7 +25,7 @@ static void wait_for_nothing(void *arg)
 HIVE_TEST(stalled_run_is_reported)
 {
     struct hive_config c = {0};
-    c.watchdog_ns = 500000000ull; /* 500 ms */
+    c.watchdog_ns = 1000000000ull; /* 1 s */
     hive_run(wait_for_nothing, NULL, &c);
     CHECK(!"hive_run returned: the stall was not reported");
 }
