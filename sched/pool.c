@@ -133,6 +133,13 @@ bool hive_pool_task_drop(struct hive_task *t)
     return true;
 }
 
+uintptr_t hive_pool_task_fn(const struct hive_task *t)
+{
+    if (t->fn != hive_pool_task_run)
+        return 0;
+    return (uintptr_t)HIVE_CONTAINER_OF(t, const struct pool_item, task)->fn;
+}
+
 void hive_pool_task_run(struct hive_task *t)
 {
     struct pool_item *it = HIVE_CONTAINER_OF(t, struct pool_item, task);

@@ -54,6 +54,11 @@ static void entry_run(struct hive_task *t)
     entry_fn(entry_arg);
 }
 
+uintptr_t hive_run_entry_fn(const struct hive_task *t)
+{
+    return t == &entry_task ? (uintptr_t)entry_fn : 0;
+}
+
 static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
 {
     w->lifo = NULL;
@@ -69,6 +74,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->wait_depth = 0;
     w->forkjoin_floor = 0;
     w->searching = false;
+    w->watch = hive_scheduler.watchdog_ns != 0;
     uint64_t s = seed + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
     w->rng[0] = (uint32_t)(s >> 32) | 1u; /* never all zero */
     w->rng[1] = (uint32_t)s;
@@ -138,7 +144,8 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     unsigned imin = c.interval_min ? c.interval_min : HIVE_INTERVAL_MIN;
     unsigned imax = c.interval_max ? c.interval_max : HIVE_INTERVAL_MAX;
     if (workers == 0 || workers > avail || workers > HIVE_SCHED_MAX_CORES ||
-        c.pool_size > HIVE_POOL_MAX || imin > imax)
+        c.pool_size > HIVE_POOL_MAX || imin > imax ||
+        (c.watchdog_ns && c.watchdog_ns < HIVE_WATCHDOG_MIN_NS))
         return HIVE_EINVAL;
     int phase = HIVE_PHASE_STOPPED;
     if (!atomic_compare_exchange_strong(&hive_scheduler.phase, &phase, HIVE_PHASE_STARTING))
@@ -148,10 +155,15 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     hive_scheduler.interval_min = imin;
     hive_scheduler.interval_max = imax;
     hive_scheduler.park_timeout_ns = c.park_timeout_ns;
+    hive_scheduler.watchdog_ns = c.watchdog_ns;
     hive_idle_init(&hive_scheduler.idle, workers);
     uint64_t t0 = hive_port_now_ns();
     for (unsigned i = 0; i < workers; i++)
         worker_reset(&hive_workers[i], i, t0);
+    hive_watchdog_setup(workers, t0);
+    /* A check every quarter of the limit: a stuck task is reported between
+     * limit and 1.25 limit after it began (watchdog.c). */
+    hive_port_watch(c.watchdog_ns / 4, hive_watchdog_check);
     atomic_store(&hive_scheduler.done, false);
     atomic_store(&hive_scheduler.injected, 0);
     hive_pool_configure(c.pool_size ? c.pool_size : HIVE_POOL_DEFAULT);
@@ -173,6 +185,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
      * global queue after this, see its task. */
     atomic_thread_fence(memory_order_seq_cst);
     hive_port_run_on_cores(workers, hive_worker_main, NULL);
+    hive_port_watch(0, NULL);
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
 
     uint64_t elapsed = hive_port_now_ns() - t0;

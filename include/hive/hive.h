@@ -96,15 +96,69 @@ struct hive_config {
      * it. 0 (the default): it sleeps until woken. Correctness never depends
      * on it; it exists to measure what it costs. */
     uint64_t park_timeout_ns;
+    /* The watchdog (opt-in): 0 (the default) is off; else at least
+     * HIVE_WATCHDOG_MIN_NS. See "The watchdog" below. */
+    uint64_t watchdog_ns;
 };
+
+/*
+ * The watchdog. With hive_config.watchdog_ns set, a run checks about every
+ * quarter of the limit (from each worker core's timer interrupt on the
+ * boards, from a thread of its own on the host; so a core that spins with
+ * interrupts masked is found by the others) for two faults, and stops the
+ * system at the first one with a panic - the honest end on a machine without
+ * preemption: a stuck task cannot be taken off its core, and hive_run cannot
+ * return while it holds one. On the boards that is status 1; on the host
+ * port, abort().
+ *
+ *   A stuck task: one core has been inside one task for longer than the
+ *   limit.
+ *     panic: core N: task 0xADDR has run for X ms (watchdog limit Y ms)[; seen by core M]
+ *   N is the stuck core, M the core whose check found it (when another one
+ *   did), ADDR the task's function as it was given to hive
+ *   (the fn of hive_spawn_fn / hive_group_spawn_fn, the fb of a join, the
+ *   run's entry), X between the limit and 1.25 times it. tools/run-image
+ *   prints the line again with ADDR symbolised. "Inside one task" stops at
+ *   scheduling points: while a task waits in hive_join, hive_group_wait or
+ *   hive_parallel_for, or runs another task nested in one, it is not
+ *   running, and its time starts again when it resumes. So a task waiting
+ *   for long work elsewhere is not stuck; the core that does it is, if that
+ *   work is one task.
+ *
+ *   A stall: for the whole limit no core has run or finished a task, yet the
+ *   run still counts tasks as outstanding and none of them waits for a
+ *   pending hive_after timer - a lost wake-up, a wait whose work will never
+ *   finish.
+ *     panic: core 0: run stalled: no task has run or finished on any core for X ms (...)
+ *   (core 0: the run is the boot core's). A run waiting for a timer, however
+ *   long, is idle, not stalled.
+ *
+ * The limit is wall time, so choose it well above the longest task and, under
+ * QEMU on a loaded host, above how long a virtual core may be descheduled.
+ * With a watchdog each task start and end costs a clock read and a few
+ * stores on its own core; without one, one test of a flag. A firmware main
+ * loop that never returns calls hive_task_runs_forever() first.
+ */
+#define HIVE_WATCHDOG_MIN_NS 1000000u /* 1 ms */
+
+/*
+ * The calling task never returns (a firmware main loop): the watchdog leaves
+ * it alone for the rest of its life, its waits included, and reports no stall
+ * while it runs. Without a watchdog it does nothing. Returns HIVE_OK, or
+ *   HIVE_ESTATE  not in task context.
+ */
+int hive_task_runs_forever(void);
 
 /*
  * Run entry(arg) as the first task on a fresh run and return when it and every
  * task it (transitively) spawned have finished. Statistics of the run are then
- * in hive_stats_last().
+ * in hive_stats_last(). A run with a watchdog (hive_config.watchdog_ns) does
+ * not return if a task gets stuck or the run stalls: it panics, naming them.
  *   HIVE_EINVAL  entry is NULL, or cfg asks for 0 < cores that the port does
  *                not have (or more than the build's HIVE_MAX_CORES), a
- *                pool_size above HIVE_POOL_MAX, or interval_min > interval_max.
+ *                pool_size above HIVE_POOL_MAX, interval_min > interval_max,
+ *                or a watchdog_ns that is neither 0 nor HIVE_WATCHDOG_MIN_NS
+ *                or more.
  *   HIVE_ESTATE  a run is already active (hive_run from a task, from another
  *                core during a run), or called from an interrupt handler.
  *   HIVE_EUNWAITED  the run did its work, but a group's rule was broken: when
