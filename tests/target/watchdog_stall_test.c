@@ -8,6 +8,7 @@
  * its timeout.
  */
 #include <stdatomic.h>
+#include <stdio.h>
 
 #include "harness.h"
 #include "hive/hive.h"
@@ -19,13 +20,14 @@ static void wait_for_nothing(void *arg)
     (void)arg;
     struct hive_group g = HIVE_GROUP_INIT;
     atomic_store(&g.pending, 1);
-    hive_group_wait(&g);
+    CHECK(hive_group_wait(&g) == HIVE_OK);
 }
 
 HIVE_TEST(stalled_run_is_reported)
 {
     struct hive_config c = {0};
     c.watchdog_ns = 1000000000ull; /* 1 s */
-    hive_run(wait_for_nothing, NULL, &c);
+    int rc = hive_run(wait_for_nothing, NULL, &c);
+    printf("hive_run returned %d\n", rc);
     CHECK(!"hive_run returned: the stall was not reported");
 }

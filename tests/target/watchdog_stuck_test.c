@@ -46,13 +46,13 @@ static void until_started(void *arg)
     (void)arg;
     struct hive_group none = HIVE_GROUP_INIT;
     while (!atomic_load(&started))
-        hive_group_wait(&none);
+        CHECK(hive_group_wait(&none) == HIVE_OK);
 }
 
 static void entry(void *arg)
 {
     (void)arg;
-    hive_join(until_started, NULL, stuck_task, NULL);
+    CHECK(hive_join(until_started, NULL, stuck_task, NULL) == HIVE_OK);
 }
 #else
 static void entry(void *arg)
@@ -66,6 +66,7 @@ HIVE_TEST(stuck_task_is_reported)
 {
     struct hive_config c = {0};
     c.watchdog_ns = LIMIT_NS;
-    hive_run(entry, NULL, &c);
+    int rc = hive_run(entry, NULL, &c);
+    printf("hive_run returned %d\n", rc);
     CHECK(!"hive_run returned: the stuck task was not reported");
 }

@@ -119,7 +119,7 @@ static void until_half_started(void *arg)
     (void)arg;
     struct hive_group none = HIVE_GROUP_INIT;
     while (!atomic_load(&half_started))
-        hive_group_wait(&none);
+        CHECK(hive_group_wait(&none) == HIVE_OK);
 }
 
 static void long_join_wait(void *arg)
