@@ -35,6 +35,11 @@ struct sbi_ret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
     return sbi_call(EID_HSM, 0, hartid, start_addr, opaque);
 }
 
+struct sbi_ret sbi_hart_stop(void)
+{
+    return sbi_call(EID_HSM, 1, 0, 0, 0);
+}
+
 struct sbi_ret sbi_hart_get_status(unsigned long hartid)
 {
     return sbi_call(EID_HSM, 2, hartid, 0, 0);

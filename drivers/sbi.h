@@ -25,6 +25,9 @@ struct sbi_ret {
 struct sbi_ret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
                               unsigned long opaque);
 struct sbi_ret sbi_hart_get_status(unsigned long hartid);
+/* The calling hart stops (back to the firmware, STOPPED, startable again
+ * with sbi_hart_start). Returns only if the firmware refused. */
+struct sbi_ret sbi_hart_stop(void);
 /* IPI to the harts in hart_mask (bit n: hart hart_mask_base + n), raised only
  * after every earlier memory access of the caller is visible. */
 struct sbi_ret sbi_send_ipi(unsigned long hart_mask, unsigned long hart_mask_base);
