@@ -185,13 +185,13 @@ static void fa_until_stolen(void *p)
     (void)p;
     struct hive_group none = HIVE_GROUP_INIT;
     while (!atomic_load(&fb_started))
-        hive_group_wait(&none);
+        CHECK(hive_group_wait(&none) == HIVE_OK);
 }
 
 static void join_stuck(void *p)
 {
     (void)p;
-    hive_join(fa_until_stolen, NULL, stuck_fb, NULL);
+    CHECK(hive_join(fa_until_stolen, NULL, stuck_fb, NULL) == HIVE_OK);
 }
 
 static void join_body(void) { run_or_exit(join_stuck, 2, CAUGHT_LIMIT); }
@@ -210,7 +210,7 @@ static void wait_for_nothing(void *p)
      * as one whose completion was lost. */
     struct hive_group g = HIVE_GROUP_INIT;
     atomic_store(&g.pending, 1);
-    hive_group_wait(&g);
+    CHECK(hive_group_wait(&g) == HIVE_OK);
 }
 
 static void stall_body(void) { run_or_exit(wait_for_nothing, 2, CAUGHT_LIMIT); }
