@@ -295,6 +295,9 @@ struct hive_core_stats {
     uint64_t joins_waited;   /* joins whose fb was stolen (this core waited) */
     uint64_t wait_parks;     /* times a join or group wait on this core slept
                                 (not counted in parks) */
+    uint64_t park_timeouts;  /* sleeps of either kind that ended because
+                                hive_config.park_timeout_ns passed, not by a
+                                wake, the run's end or the awaited work */
 };
 
 struct hive_stats {

@@ -29,6 +29,48 @@
 #include "workloads/nqueens.h"
 #include "workloads/spawn.h"
 
+/*
+ * Time a spinning core was seen running. A loaded host can stop a whole
+ * process - every thread at once - for over a second (measured on a 2-core
+ * machine running QEMU images beside the tests: gaps of 1.4 s, the same in
+ * both threads of a spinning pair), and QEMU's vCPU threads with it. A
+ * wall-clock deadline in one core then expires the moment it runs again,
+ * before the core it waits for has run at all; a fixed-length busy loop ends
+ * at once after such a stop, before the core meant to overlap it has moved.
+ * So the waits and busy loops below count only the time between polls that
+ * follow each other closely (SW_ACTIVE_GAP_NS): a longer gap is time this
+ * core was not running, in which nothing could be expected of the others
+ * either. A lost wake-up still fails: the waiting core spins on, running,
+ * and its count reaches the budget.
+ */
+#define SW_ACTIVE_GAP_NS 5000000ull /* 5 ms: longer than any poll, shorter than a stop */
+
+struct sw_active {
+    uint64_t last_ns;  /* the previous poll */
+    uint64_t spent_ns; /* running time counted so far */
+    uint64_t gap_ns;   /* the longest stop left out */
+};
+
+static inline void sw_active_start(struct sw_active *a)
+{
+    a->last_ns = hive_port_now_ns();
+    a->spent_ns = 0;
+    a->gap_ns = 0;
+}
+
+/* Running time since sw_active_start; call often (each poll of a spin). */
+static inline uint64_t sw_active_poll(struct sw_active *a)
+{
+    uint64_t now = hive_port_now_ns();
+    uint64_t step = now - a->last_ns;
+    if (step < SW_ACTIVE_GAP_NS)
+        a->spent_ns += step;
+    else if (step > a->gap_ns)
+        a->gap_ns = step;
+    a->last_ns = now;
+    return a->spent_ns;
+}
+
 static inline struct hive_config sw_cfg(unsigned cores)
 {
     struct hive_config c = {0};
@@ -413,9 +455,10 @@ static void sw_wake_fanout(struct hive_task *t)
 
 static bool sw_wait_until(bool (*cond)(void))
 {
-    uint64_t end = hive_port_now_ns() + sw_wake_g.deadline_ns;
+    struct sw_active a;
+    sw_active_start(&a);
     while (!cond()) {
-        if (hive_port_now_ns() > end)
+        if (sw_active_poll(&a) > sw_wake_g.deadline_ns)
             return false;
         hive_port_cpu_relax();
     }
@@ -548,9 +591,10 @@ static struct sw_deep sw_deep_g;
 
 static bool sw_deep_spin(atomic_bool *flag)
 {
-    uint64_t end = hive_port_now_ns() + sw_deep_g.deadline_ns;
+    struct sw_active a;
+    sw_active_start(&a);
     while (!atomic_load(flag)) {
-        if (hive_port_now_ns() > end)
+        if (sw_active_poll(&a) > sw_deep_g.deadline_ns)
             return false;
         hive_port_cpu_relax();
     }
@@ -650,13 +694,14 @@ static void sched_case_deep_wait_own_deque(unsigned rounds, uint64_t deadline_ns
 /*
  * A join whose other half (or a group whose one task) runs run_ns on another
  * core: the waiter must park - not spin - and be woken by the completion, not
- * by the park timeout. The run's park timeout is set to 5 s, so a waiter that
- * nobody woke would return about 5 s late instead of hanging the test; it
- * must return within 1 s of the end. cpu_ns, when given (the host: the
- * calling thread's CPU clock), must show the waiting core mostly idle.
+ * by the park timeout: no sleep of the waiting core may end by its timeout.
+ * The timeout (30 s) is there so that a waiter nobody woke fails the case
+ * instead of hanging the test. How late the wait returned is printed, not
+ * judged: a loaded host can stop the process between the end and the wake.
+ * cpu_ns, when given (the host: the calling thread's CPU clock), must show
+ * the waiting core mostly idle.
  */
-#define SW_LONG_PARK_TIMEOUT_NS 5000000000ull
-#define SW_LONG_PROMPT_NS 1000000000ull
+#define SW_LONG_PARK_TIMEOUT_NS 30000000000ull
 #define SW_LONG_START_NS 10000000000ull /* for the other half to be stolen */
 
 struct sw_long {
@@ -667,6 +712,7 @@ struct sw_long {
     int waiter;                 /* the core that waited */
     uint64_t ended_ns;          /* when the long half returned */
     uint64_t woke_ns;           /* when the wait returned */
+    uint64_t wait_cpu0_ns;      /* the waiting core's CPU clock when its wait began */
     uint64_t wait_cpu_ns;       /* CPU time of the waiting core during the wait */
     bool start_timeout;
     struct hive_task group_task;
@@ -675,9 +721,10 @@ struct sw_long {
 static void sw_long_work(struct sw_long *s)
 {
     atomic_store(&s->runner, hive_worker_id());
-    uint64_t end = hive_port_now_ns() + s->run_ns;
+    struct sw_active a;
+    sw_active_start(&a);
     atomic_store(&s->started, true);
-    while (hive_port_now_ns() < end)
+    while (sw_active_poll(&a) < s->run_ns)
         hive_port_cpu_relax();
     s->ended_ns = hive_port_now_ns();
 }
@@ -692,22 +739,24 @@ static void sw_long_group_task(struct hive_task *t)
 static void sw_long_until_started(void *p)
 {
     struct sw_long *s = p;
-    uint64_t deadline = hive_port_now_ns() + SW_LONG_START_NS;
+    struct sw_active a;
+    sw_active_start(&a);
     while (!atomic_load(&s->started))
-        if (hive_port_now_ns() > deadline) {
+        if (sw_active_poll(&a) > SW_LONG_START_NS) {
             s->start_timeout = true;
-            return;
+            break;
         }
+    /* The wait proper starts here: the spin above is not the waiter idling. */
+    s->wait_cpu0_ns = s->cpu_ns ? s->cpu_ns() : 0;
 }
 
 static void sw_long_join_entry(void *p)
 {
     struct sw_long *s = p;
     s->waiter = hive_worker_id();
-    uint64_t cpu0 = s->cpu_ns ? s->cpu_ns() : 0;
     CHECK_EQ(hive_join(sw_long_until_started, s, sw_long_half, s), HIVE_OK);
     s->woke_ns = hive_port_now_ns();
-    s->wait_cpu_ns = s->cpu_ns ? s->cpu_ns() - cpu0 : 0;
+    s->wait_cpu_ns = s->cpu_ns ? s->cpu_ns() - s->wait_cpu0_ns : 0;
 }
 
 static void sw_long_group_entry(void *p)
@@ -715,12 +764,11 @@ static void sw_long_group_entry(void *p)
     struct sw_long *s = p;
     struct hive_group g = HIVE_GROUP_INIT;
     s->waiter = hive_worker_id();
-    uint64_t cpu0 = s->cpu_ns ? s->cpu_ns() : 0;
     CHECK_EQ(hive_group_spawn(&g, &s->group_task, sw_long_group_task), HIVE_OK);
     sw_long_until_started(s); /* so that the wait cannot run the task itself */
     CHECK_EQ(hive_group_wait(&g), HIVE_OK);
     s->woke_ns = hive_port_now_ns();
-    s->wait_cpu_ns = s->cpu_ns ? s->cpu_ns() - cpu0 : 0;
+    s->wait_cpu_ns = s->cpu_ns ? s->cpu_ns() - s->wait_cpu0_ns : 0;
 }
 
 static void sched_case_waiter_parks(unsigned cores, uint64_t run_ns, uint64_t (*cpu_ns)(void))
@@ -740,8 +788,8 @@ static void sched_case_waiter_parks(unsigned cores, uint64_t run_ns, uint64_t (*
         CHECK(!s.start_timeout);
         CHECK(atomic_load(&s.runner) >= 0 && atomic_load(&s.runner) != s.waiter);
         CHECK(st->core[s.waiter].wait_parks >= 1);
+        CHECK_EQ(st->core[s.waiter].park_timeouts, 0);
         uint64_t late = s.woke_ns > s.ended_ns ? s.woke_ns - s.ended_ns : 0;
-        CHECK(late < SW_LONG_PROMPT_NS);
         if (cpu_ns)
             CHECK(s.wait_cpu_ns < run_ns / 2);
         printf("  %s: waiter core %d parked %llu times, returned %llu us after the end%s\n",
