@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "arch/host/host.h"
+#include "arch/host/cores.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -117,20 +118,6 @@ void hive_port_wake(unsigned core)
 /* No interrupts on the host. */
 bool hive_port_in_interrupt(void) { return false; }
 
-struct host_run {
-    void (*fn)(void *);
-    void *arg;
-    unsigned id;
-};
-
-static void *host_run_thread(void *p)
-{
-    struct host_run *r = p;
-    hive_host_bind_core(r->id);
-    r->fn(r->arg);
-    return NULL;
-}
-
 /*
  * The watchdog's clock: a thread of its own, no core, which calls the check
  * every period while hive_port_run_on_cores runs - it keeps going whatever
@@ -200,23 +187,16 @@ static void watch_stop(void)
 
 void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
 {
-    static pthread_t threads[HIVE_HOST_MAX_CORES];
-    static struct host_run runs[HIVE_HOST_MAX_CORES];
     unsigned prev = this_core;
     if (ncores > HIVE_HOST_MAX_CORES)
         ncores = HIVE_HOST_MAX_CORES;
-    /* pthread_create and pthread_join order everything the caller did before
-     * and every core did inside fn with what follows. */
-    for (unsigned i = 1; i < ncores; i++) {
-        runs[i] = (struct host_run){fn, arg, i};
-        if (pthread_create(&threads[i], NULL, host_run_thread, &runs[i]) != 0)
-            abort();
-    }
+    /* The hand-over and the wait order everything the caller did before with
+     * what every core does inside fn, and that with what follows (cores.c). */
+    host_cores_start(ncores, fn, arg);
     watch_start();
     hive_host_bind_core(0);
     fn(arg);
-    for (unsigned i = 1; i < ncores; i++)
-        pthread_join(threads[i], NULL);
+    host_cores_wait();
     watch_stop();
     hive_host_bind_core(prev);
 }

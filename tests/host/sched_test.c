@@ -4,9 +4,11 @@
  * machine may have fewer CPUs, which exercises parking all the more).
  * Built twice: plain, and with ThreadSanitizer (SCHED_TEST_TSAN: smaller).
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_THREAD_CPUTIME_ID */
+#define _GNU_SOURCE /* clock_gettime, CLOCK_THREAD_CPUTIME_ID, gettid */
 #include <pthread.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arch/host/host.h"
 #include "host/sched_workloads.h"
@@ -296,3 +298,74 @@ HIVE_TEST(many_workers)
     sched_case_run_again(HIVE_MAX_WORKERS, 1);
     hive_host_set_core_count(8);
 }
+
+/* ---- host only: the core threads outlive a run --------------------------------- */
+
+/* The kernel's id of the thread each core ran on, recorded straight through
+ * the port (hive_run runs its workers the same way). */
+#define TID_CORES 4
+static pid_t core_tid[TID_CORES];
+
+static void record_tid(void *p)
+{
+    (void)p;
+    core_tid[hive_port_core_id()] = gettid();
+}
+
+static void run_and_record(unsigned cores, pid_t tids[TID_CORES])
+{
+    memset(core_tid, 0, sizeof core_tid);
+    hive_port_run_on_cores(cores, record_tid, NULL);
+    memcpy(tids, core_tid, sizeof core_tid);
+}
+
+/* A run costs what its tasks cost: no thread is created or joined per run. */
+HIVE_TEST(core_threads_outlive_a_run)
+{
+    pid_t first[TID_CORES], smaller[TID_CORES], second[TID_CORES];
+    run_and_record(TID_CORES, first);
+    /* A smaller run in between leaves cores 2 and 3 out: they wait. */
+    run_and_record(2, smaller);
+    run_and_record(TID_CORES, second);
+    CHECK_EQ(first[0], gettid()); /* core 0 is the caller */
+    CHECK_EQ(smaller[1], first[1]);
+    CHECK_EQ(smaller[2], 0);
+    for (unsigned i = 0; i < TID_CORES; i++) {
+        CHECK(first[i] != 0);
+        CHECK_EQ(second[i], first[i]);
+        for (unsigned j = 0; j < i; j++)
+            CHECK(first[i] != first[j]);
+    }
+    /* And hive_run on them still works. */
+    sched_case_run_again(TID_CORES, 2);
+}
+
+/* A child of fork() has none of its parent's core threads: its runs make
+ * their own, and the parent's keep working. Not under ThreadSanitizer, which
+ * refuses to start threads in the child of a multi-threaded process. */
+#ifndef SCHED_TEST_TSAN
+HIVE_TEST(runs_after_fork)
+{
+    pid_t before[TID_CORES], after[TID_CORES];
+    run_and_record(TID_CORES, before);
+    fflush(stdout);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        pid_t in_child[TID_CORES];
+        run_and_record(TID_CORES, in_child);
+        bool own = in_child[0] == gettid();
+        for (unsigned i = 1; i < TID_CORES; i++)
+            own = own && in_child[i] != 0 && in_child[i] != before[i];
+        struct hive_config c = sw_cfg(TID_CORES);
+        bool runs = hive_run(sw_err_noop, NULL, &c) == HIVE_OK;
+        _exit(own && runs ? 0 : 3);
+    }
+    int status = 0;
+    CHECK_EQ(waitpid(child, &status, 0), child);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    run_and_record(TID_CORES, after);
+    for (unsigned i = 0; i < TID_CORES; i++)
+        CHECK_EQ(after[i], before[i]);
+}
+#endif
