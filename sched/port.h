@@ -39,6 +39,16 @@ void hive_port_cpu_relax(void);
 uint64_t hive_port_now_ns(void);
 
 /*
+ * The same clock as raw ticks, and their rate: what the trace stamps its
+ * events with (sched/trace.c), because converting to nanoseconds costs two
+ * divisions on the boards and an event should cost as little as possible.
+ * Consistent across cores, like hive_port_now_ns. The tracer keeps the low
+ * 56 bits of a tick.
+ */
+uint64_t hive_port_ticks(void);
+uint64_t hive_port_ticks_hz(void);
+
+/*
  * Parking. hive_port_wait() sleeps the calling core until hive_port_wake()
  * names it, or until timeout_ns passes (0: no timeout). A wake that arrives
  * before the wait must not be lost: the port keeps one pending wake per core,

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "sched/trace.h"
+
 void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32_t start)
 {
     hive_ring_init_at(&q->ring, owner, start);
@@ -26,6 +28,8 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
     while (hive_deque_len(&victim->forkjoin)) {
         enum hive_steal_result r = hive_deque_steal(&victim->forkjoin, &t);
         if (r == HIVE_STEAL_OK) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_STEAL, victim->forkjoin.owner, 1);
+            HIVE_TRACE_EVENT(HIVE_TRACE_STOLEN, t, victim->forkjoin.owner);
             stats->steals++;
             stats->stolen_tasks++;
             return t;
@@ -36,6 +40,26 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
     }
     return NULL;
 }
+
+#ifdef HIVE_TRACE
+/* A ring steal: the victim, and each task it moved - the first, which the
+ * thief runs now, and the rest, in the thief's own ring from the claim's
+ * dst_tail on (only the thief writes those slots, so it may read them back
+ * even once other thieves may take them). */
+static void trace_ring_steal(struct hive_core_queues *victim, struct hive_core_queues *thief,
+                             const struct hive_ring_claim *claim, struct hive_task *first)
+{
+    unsigned v = victim->ring.owner;
+    HIVE_TRACE_EVENT(HIVE_TRACE_STEAL, v, claim->n);
+    HIVE_TRACE_EVENT(HIVE_TRACE_STOLEN, first, v);
+    for (uint32_t i = 1; i < claim->n; i++) {
+        /* relaxed: this core stored the slot (hive_ring_steal_finish). */
+        struct hive_task *t = atomic_load_explicit(
+            &thief->ring.slot[(claim->dst_tail + i - 1) & HIVE_RING_MASK], memory_order_relaxed);
+        HIVE_TRACE_EVENT(HIVE_TRACE_STOLEN, t, v);
+    }
+}
+#endif
 
 struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_core_queues *thief,
                                   struct hive_core_stats *stats)
@@ -53,7 +77,11 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
         return NULL;
     stats->steals++;
     stats->stolen_tasks += claim.n;
-    return hive_ring_steal_finish(&victim->ring, &thief->ring, &claim);
+    t = hive_ring_steal_finish(&victim->ring, &thief->ring, &claim);
+#ifdef HIVE_TRACE
+    trace_ring_steal(victim, thief, &claim, t);
+#endif
+    return t;
 }
 
 struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct hive_task **rest,
@@ -71,5 +99,10 @@ struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct
         return NULL;
     *rest = t->next; /* NULL-terminated by pop_batch; the caller's alone now */
     stats->global_pulls++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_PULL, got, 0);
+#ifdef HIVE_TRACE
+    for (struct hive_task *p = t; p; p = p->next)
+        HIVE_TRACE_EVENT(HIVE_TRACE_PULLED, p, 0);
+#endif
     return t;
 }

@@ -80,6 +80,10 @@ uint64_t hive_port_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The host's cheapest portable clock is the same one, in nanoseconds. */
+uint64_t hive_port_ticks(void) { return hive_port_now_ns(); }
+uint64_t hive_port_ticks_hz(void) { return 1000000000u; }
+
 void hive_port_wait(uint64_t timeout_ns)
 {
     struct host_core *c = &cores[this_core];
