@@ -10,7 +10,11 @@
  *   - tree: hive_join down to depth TREE_DEPTH, a short spin at each leaf
  *     (2^TREE_DEPTH - 1 joins: each runs its second half as one task);
  *   - group: GROUP_TASKS tasks whose lengths grow with their index, so that
- *     the cores finish at different times and steal from one another;
+ *     the cores finish at different times and steal from one another. On
+ *     more than one core, the last one spawned - the spawner's own next task
+ *     - waits until another core has run one of the group: so every such run
+ *     steals (the trace test needs steals to check), and a core that is never
+ *     woken to take the group's work would hang the run, not pass unseen;
  *   - spawns: SPAWN_TASKS hive_spawn_fn tasks, which run after the entry.
  * It knows how many tasks the run must have run, checks that against
  * hive_stats_last(), and ends with one line:
@@ -37,6 +41,8 @@
 #define SPAWN_SPIN 20000u
 
 static atomic_ulong leaves, group_done, spawns_done;
+static int group_spawner;          /* the core that spawned the group */
+static atomic_ulong group_elsewhere; /* group tasks run on other cores */
 static unsigned spawned; /* spawns that found a pool header (entry only) */
 static int failed_err;
 
@@ -70,6 +76,11 @@ struct group_task {
 static void group_task(struct hive_task *t)
 {
     struct group_task *g = HIVE_CONTAINER_OF(t, struct group_task, task);
+    if (hive_worker_id() != group_spawner)
+        atomic_fetch_add(&group_elsewhere, 1);
+    else if (g->index == GROUP_TASKS - 1 && hive_worker_count() > 1)
+        while (atomic_load(&group_elsewhere) == 0)
+            spin(100);
     spin(GROUP_SPIN * (g->index + 1));
     atomic_fetch_add(&group_done, 1);
 }
@@ -90,6 +101,7 @@ static void entry(void *arg)
 
     struct hive_group g;
     hive_group_init(&g);
+    group_spawner = hive_worker_id();
     for (unsigned i = 0; i < GROUP_TASKS; i++) {
         group_tasks[i].index = i;
         int err = hive_group_spawn(&g, &group_tasks[i].task, group_task);

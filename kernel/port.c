@@ -28,6 +28,10 @@ uint64_t hive_port_now_ns(void)
 uint64_t hive_port_ticks(void) { return arch_counter(); }
 uint64_t hive_port_ticks_hz(void) { return arch_counter_hz(); }
 
+/* A board's trace goes to its console, like everything it prints. */
+FILE *hive_port_trace_open(void) { return stdout; }
+void hive_port_trace_close(FILE *f) { fflush(f); }
+
 /*
  * Parking.
  *

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Logical id of the calling core, dense in [0, hive_port_core_count()); or
@@ -47,6 +48,15 @@ uint64_t hive_port_now_ns(void);
  */
 uint64_t hive_port_ticks(void);
 uint64_t hive_port_ticks_hz(void);
+
+/*
+ * Where a traced build (HIVE_TRACE) writes its trace at the end of each run:
+ * the host port appends to the file named by the environment variable
+ * HIVE_TRACE_FILE if it is set and opens, else stdout; the boards, their
+ * console (stdout). close gets back what open returned, after the trace.
+ */
+FILE *hive_port_trace_open(void);
+void hive_port_trace_close(FILE *f);
 
 /*
  * Parking. hive_port_wait() sleeps the calling core until hive_port_wake()

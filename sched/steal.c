@@ -42,20 +42,19 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
 }
 
 #ifdef HIVE_TRACE
-/* A ring steal: the victim, and each task it moved - the first, which the
- * thief runs now, and the rest, in the thief's own ring from the claim's
- * dst_tail on (only the thief writes those slots, so it may read them back
- * even once other thieves may take them). */
-static void trace_ring_steal(struct hive_core_queues *victim, struct hive_core_queues *thief,
-                             const struct hive_ring_claim *claim, struct hive_task *first)
+/* A ring steal, between its claim and its finish: the victim, and each task
+ * claimed, read from the victim's slots as hive_ring_steal_finish reads them
+ * (published by the tail the claim acquired, kept until the finish). Recorded
+ * before the finish publishes them in the thief's ring: a core that steals
+ * them from there next must find this steal earlier in the trace. */
+static void trace_ring_steal(struct hive_core_queues *victim, const struct hive_ring_claim *claim)
 {
     unsigned v = victim->ring.owner;
     HIVE_TRACE_EVENT(HIVE_TRACE_STEAL, v, claim->n);
-    HIVE_TRACE_EVENT(HIVE_TRACE_STOLEN, first, v);
-    for (uint32_t i = 1; i < claim->n; i++) {
-        /* relaxed: this core stored the slot (hive_ring_steal_finish). */
+    for (uint32_t i = 0; i < claim->n; i++) {
+        /* relaxed: see above. */
         struct hive_task *t = atomic_load_explicit(
-            &thief->ring.slot[(claim->dst_tail + i - 1) & HIVE_RING_MASK], memory_order_relaxed);
+            &victim->ring.slot[(claim->start + i) & HIVE_RING_MASK], memory_order_relaxed);
         HIVE_TRACE_EVENT(HIVE_TRACE_STOLEN, t, v);
     }
 }
@@ -77,11 +76,10 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
         return NULL;
     stats->steals++;
     stats->stolen_tasks += claim.n;
-    t = hive_ring_steal_finish(&victim->ring, &thief->ring, &claim);
 #ifdef HIVE_TRACE
-    trace_ring_steal(victim, thief, &claim, t);
+    trace_ring_steal(victim, &claim);
 #endif
-    return t;
+    return hive_ring_steal_finish(&victim->ring, &thief->ring, &claim);
 }
 
 struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct hive_task **rest,

@@ -6,7 +6,6 @@
 #include "hive/trace.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 
 #include "sched/sched_internal.h"
 #include "sched/trace.h"
@@ -65,11 +64,9 @@ int hive_trace_dump(FILE *f)
 void hive_trace_run_end(void)
 {
     /* Not hive_trace_dump: the phase is still STOPPING here. */
-    const char *path = getenv("HIVE_TRACE_FILE");
-    FILE *f = path && *path ? fopen(path, "a") : NULL;
-    dump(f ? f : stdout);
-    if (f)
-        fclose(f);
+    FILE *f = hive_port_trace_open();
+    dump(f);
+    hive_port_trace_close(f);
 }
 
 #else
