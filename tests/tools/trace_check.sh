@@ -37,4 +37,37 @@ if [ -z "$expect" ]; then
 fi
 min_steals=0
 [ "$cores" -gt 1 ] && min_steals=1
-python3 "$src/tools/hive-trace" check "$tmp/trace.log" --expect-tasks "$expect" --min-steals "$min_steals"
+python3 "$src/tools/hive-trace" check "$tmp/trace.log" --expect-tasks "$expect" --min-steals "$min_steals" ||
+  exit 1
+
+# The pictures: the Chrome trace is JSON whose task slices carry mix's own
+# function names (symbolised from the program, relocated or not), as many as
+# there were tasks; the SVG is well-formed XML.
+case "$where" in
+  host) nm=nm ;;
+  *aarch64*) nm=aarch64-linux-gnu-nm ;;
+  *riscv64*) nm=riscv64-unknown-elf-nm ;;
+  *) nm=nm ;;
+esac
+python3 "$src/tools/hive-trace" convert "$tmp/trace.log" --elf "$prog" --nm "$nm" --out "$tmp/trace" \
+  >"$tmp/summary" || { cat "$tmp/summary"; echo "trace_check: FAILED: convert"; exit 1; }
+python3 - "$tmp/trace.json" "$tmp/trace.svg" "$expect" <<'PY' || exit 1
+import json, sys, xml.etree.ElementTree as ET
+events = json.load(open(sys.argv[1]))["traceEvents"]
+tasks = [e for e in events if e.get("ph") == "X" and e.get("cat") == "task"]
+names = {e["name"] for e in tasks}
+want = {"entry", "tree", "group_task", "spawned_task"}
+problems = []
+if len(tasks) != int(sys.argv[3]):
+    problems.append(f"{len(tasks)} task slices in the Chrome trace, mix ran {sys.argv[3]} tasks")
+if not want <= names:
+    problems.append(f"task slices named {sorted(names)}, not mix's functions {sorted(want)}")
+try:
+    ET.parse(sys.argv[2])
+except ET.ParseError as e:
+    problems.append(f"the SVG is not well-formed: {e}")
+for p in problems:
+    print(f"trace_check: FAILED: {p}")
+sys.exit(1 if problems else 0)
+PY
+echo "trace_check: ok: the Chrome trace has a slice per task, named by mix's functions; the SVG is well-formed"
