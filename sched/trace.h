@@ -47,7 +47,10 @@ enum hive_trace_kind {
                                   to the global queue */
     HIVE_TRACE_PARK = 9,       /* this core sleeps: a 0 idle, 1 in a join or group wait */
     HIVE_TRACE_UNPARK = 10,    /* ... and is awake: a why (enum hive_trace_unpark) */
-    HIVE_TRACE_WAKE = 11,      /* this core woke core a: b why (enum hive_trace_wake) */
+    HIVE_TRACE_WAKE = 11,      /* this core woke core a: b why (enum hive_trace_wake).
+                                  Stamped just after the wake was sent (sched/idle.c
+                                  picks whom), so a quick sleeper's UNPARK may come
+                                  first: wake latencies are a little short */
     HIVE_TRACE_WAIT = 12,      /* a join or group wait begins: a the awaited word,
                                   b 0 join, 1 group */
     HIVE_TRACE_WAIT_END = 13,  /* ... and ends: a the awaited word */
