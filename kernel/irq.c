@@ -12,6 +12,7 @@
 #include "kernel/kernel.h"
 #include "kernel/timer.h"
 #include "hive/spinlock.h"
+#include "sched/sched.h" /* the trace points (sched/trace.h) */
 
 struct irq_line {
     _Atomic(hive_irq_handler *) fn;
@@ -73,6 +74,7 @@ void hive_kernel_irq(int source)
 {
     struct irq_core *c = &cores[hive_cpu_id()];
     c->depth++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_IRQ, (unsigned)source, 0);
     if (source == HIVE_IRQ_DOORBELL) {
         /* Nothing to do: taking it was its whole purpose (it ended a WFI,
          * or made a core that was about to sleep look again). */
@@ -83,6 +85,7 @@ void hive_kernel_irq(int source)
     } else {
         device((unsigned)source);
     }
+    HIVE_TRACE_EVENT(HIVE_TRACE_IRQ_END, (unsigned)source, 0);
     c->depth--;
 }
 

@@ -24,6 +24,14 @@ uint64_t hive_port_now_ns(void)
     return c / hz * 1000000000u + c % hz * 1000000000u / hz;
 }
 
+/* The counter itself: one register read (the trace's clock). */
+uint64_t hive_port_ticks(void) { return arch_counter(); }
+uint64_t hive_port_ticks_hz(void) { return arch_counter_hz(); }
+
+/* A board's trace goes to its console, like everything it prints. */
+FILE *hive_port_trace_open(void) { return stdout; }
+void hive_port_trace_close(FILE *f) { fflush(f); }
+
 /*
  * Parking.
  *

@@ -247,6 +247,7 @@ void hive_timer_irq(void)
         void (*fn)(void) = c->watch_fn;
         /* Unlocked, as any callback: it may panic, or read the clock. */
         hive_spin_unlock_raw(&c->lock);
+        HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, fn, 0);
         fn();
         hive_spin_lock_raw(&c->lock);
         now = hive_port_now_ns();
@@ -257,6 +258,8 @@ void hive_timer_irq(void)
         sift_down(c->heap, c->n, 0);
         /* Unlocked: the callback may add timers of its own. */
         hive_spin_unlock_raw(&c->lock);
+        /* Both members are function pointers: call names either. */
+        HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, t.fn.call, t.arg);
         t.fire(t.fn, t.arg);
         hive_spin_lock_raw(&c->lock);
         now = hive_port_now_ns();

@@ -41,7 +41,9 @@ struct hive_deque {
     /* Thieves read a slot before their CAS decides whether it was theirs, so
      * the owner may be rewriting it at the same moment: atomic. */
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_DEQUE_CAP];
-    /* The owner's core, or HIVE_QUEUE_ANY_OWNER; only the debug checks read it. */
+    /* The owner's core, or HIVE_QUEUE_ANY_OWNER; read by the debug checks,
+     * and by a traced steal to name its victim (set before a run's workers
+     * start, so thieves read it unraced). */
     unsigned owner;
 };
 

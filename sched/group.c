@@ -123,6 +123,8 @@ int hive_group_wait(struct hive_group *g)
     if (!w)
         return HIVE_ESTATE;
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
+    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT, &g->pending, 1);
     hive_wait_for(w, &g->pending, help_group_waiter, g);
+    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &g->pending, 0);
     return HIVE_OK;
 }

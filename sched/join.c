@@ -168,7 +168,9 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
             frame_taken(&f);
             w->stats.tasks_run++;
             w->stats.joins_inline++;
+            HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &f.task, fb);
             fb(b);
+            HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &f.task, 0);
             return HIVE_OK;
         }
         if (!t)
@@ -181,6 +183,8 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
      * is left below it either, and the deque is empty now), or fa's own waits
      * ran it and remaining is zero. */
     w->stats.joins_waited++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT, &f.remaining, 0);
     hive_wait_for(w, &f.remaining, help_joiner, &f);
+    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &f.remaining, 0);
     return HIVE_OK;
 }

@@ -31,6 +31,7 @@ void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited)
         hive_tick_end(w, now);
         w->stats.parks++;
     }
+    HIVE_TRACE_EVENT(HIVE_TRACE_PARK, awaited != NULL, 0);
     if (hive_idle_park(&hive_scheduler.idle, w->id, w->searching) && any_work())
         hive_notify_idle(w); /* rule 3; may claim and wake ourselves */
     w->searching = false;
@@ -42,14 +43,23 @@ void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited)
     if (timeout)
         deadline = timeout > UINT64_MAX - now ? UINT64_MAX : now + timeout;
     for (;;) {
-        if (!hive_idle_is_parked(&hive_scheduler.idle, w->id) || hive_run_done())
+        if (!hive_idle_is_parked(&hive_scheduler.idle, w->id)) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_UNPARK, HIVE_TRACE_UNPARK_WOKEN, 0);
             break;
-        if (awaited && hive_await_count(awaited) == 0)
+        }
+        if (hive_run_done()) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_UNPARK, HIVE_TRACE_UNPARK_RUN_DONE, 0);
             break;
+        }
+        if (awaited && hive_await_count(awaited) == 0) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_UNPARK, HIVE_TRACE_UNPARK_AWAITED, 0);
+            break;
+        }
         uint64_t left = 0;
         if (deadline) {
             now = hive_port_now_ns();
             if (now >= deadline) {
+                HIVE_TRACE_EVENT(HIVE_TRACE_UNPARK, HIVE_TRACE_UNPARK_TIMEOUT, 0);
                 w->stats.park_timeouts++;
                 break;
             }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Logical id of the calling core, dense in [0, hive_port_core_count()); or
@@ -37,6 +38,25 @@ void hive_port_cpu_relax(void);
 
 /* Monotonic time in nanoseconds since an arbitrary point before the first call. */
 uint64_t hive_port_now_ns(void);
+
+/*
+ * The same clock as raw ticks, and their rate: what the trace stamps its
+ * events with (sched/trace.c), because converting to nanoseconds costs two
+ * divisions on the boards and an event should cost as little as possible.
+ * Consistent across cores, like hive_port_now_ns. The tracer keeps the low
+ * 56 bits of a tick.
+ */
+uint64_t hive_port_ticks(void);
+uint64_t hive_port_ticks_hz(void);
+
+/*
+ * Where a traced build (HIVE_TRACE) writes its trace at the end of each run:
+ * the host port appends to the file named by the environment variable
+ * HIVE_TRACE_FILE if it is set and opens, else stdout; the boards, their
+ * console (stdout). close gets back what open returned, after the trace.
+ */
+FILE *hive_port_trace_open(void);
+void hive_port_trace_close(FILE *f);
 
 /*
  * Parking. hive_port_wait() sleeps the calling core until hive_port_wake()

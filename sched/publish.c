@@ -24,7 +24,11 @@
 
 void hive_notify_idle(struct hive_worker *w)
 {
-    if (hive_idle_notify(&hive_scheduler.idle) >= 0 && w)
+    int woken = hive_idle_notify(&hive_scheduler.idle);
+    if (woken < 0)
+        return;
+    HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, woken, w ? HIVE_TRACE_WAKE_NOTIFY : HIVE_TRACE_WAKE_OUTSIDE);
+    if (w)
         w->stats.wakes++;
 }
 
@@ -32,16 +36,23 @@ struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, s
 {
     switch (to) {
     case HIVE_PUBLISH_RING:
+        /* Traced before the push: once pushed, another core may steal t, and
+         * its trace must not show the steal before the push. */
+        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_RING);
         /* A full ring spills half of itself and t to the global queue: either
          * way t is where other cores can take it. */
-        if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global))
+        if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global)) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_OVERFLOW, t, 0);
             w->stats.overflows++;
+        }
         break;
     case HIVE_PUBLISH_FORKJOIN:
+        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_FORKJOIN);
         if (hive_deque_push(&w->queues.forkjoin, t))
             return t; /* full: not queued, the caller runs it */
         break;
     case HIVE_PUBLISH_GLOBAL:
+        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_GLOBAL);
         hive_global_push(&hive_scheduler.global, t);
         /* A store (the queue's length) then a load (the phase), against
          * hive_run's store of the phase then its workers' load of the
@@ -65,6 +76,7 @@ struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, s
 void hive_publish_spawn(struct hive_worker *w, struct hive_task *t)
 {
     struct hive_task *prev = w->lifo;
+    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_LIFO);
     w->lifo = t;
     w->stats.spawned++;
     if (prev)

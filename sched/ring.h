@@ -49,8 +49,9 @@ struct hive_ring {
     _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t tail;
     /* Written only by the owner; thieves read the slots they claimed. */
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_RING_CAP];
-    /* The owner's core (hive_port_core_id), or HIVE_QUEUE_ANY_OWNER; only
-     * the debug checks read it. */
+    /* The owner's core (hive_port_core_id), or HIVE_QUEUE_ANY_OWNER; read
+     * by the debug checks, and by a traced steal to name its victim. Set
+     * before a run's workers start, so thieves read it unraced. */
     unsigned owner;
 };
 

@@ -40,8 +40,10 @@ void hive_outstanding_done(void)
     atomic_store(&hive_scheduler.done, true);
     struct hive_worker *self = hive_tls_worker;
     for (unsigned i = 0; i < hive_scheduler.workers; i++)
-        if (!self || i != self->id)
+        if (!self || i != self->id) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, i, HIVE_TRACE_WAKE_RUN_END);
             hive_port_wake(i);
+        }
 }
 
 static struct hive_task entry_task;
@@ -191,6 +193,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     uint64_t elapsed = hive_port_now_ns() - t0;
     uint64_t unwaited = move_leftovers(workers);
     hive_stats_collect(elapsed, unwaited);
+    HIVE_TRACE_RUN_END();
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPED);
     return unwaited ? HIVE_EUNWAITED : HIVE_OK;
 }

@@ -23,6 +23,7 @@ static uintptr_t callers_fn(const struct hive_task *t)
 void hive_run_task(struct hive_worker *w, struct hive_task *t)
 {
     w->stats.tasks_run++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, t, callers_fn(t));
     /* With a watchdog: this core is in t from now on (watchdog.c). */
     bool watch = w->watch;
     struct hive_watch_mark prior = {0, 0};
@@ -61,6 +62,8 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t)
         else
             hive_outstanding_done();
     }
+    /* t itself may be gone or queued again: only its address is recorded. */
+    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, t, 0);
     if (watch)
         hive_watch_leave(w->id, prior);
     w->forkjoin_floor = floor;

@@ -37,6 +37,7 @@
 
 #include "hive/hive.h"
 #include "sched/port.h"
+#include "sched/trace.h" /* trace points of the kernel's interrupts and timers */
 
 int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task));
 void hive_spawn_unclaim(struct hive_task *task);

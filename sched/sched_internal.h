@@ -36,6 +36,7 @@
 #include "sched/cache.h"
 #include "sched/debug_checks.h"
 #include "sched/port.h"
+#include "sched/trace.h"
 
 /* Cores this build supports: the board's count, or the host tree's. */
 #ifndef HIVE_MAX_CORES

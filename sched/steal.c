@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "sched/trace.h"
+
 void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32_t start)
 {
     hive_ring_init_at(&q->ring, owner, start);
@@ -26,6 +28,8 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
     while (hive_deque_len(&victim->forkjoin)) {
         enum hive_steal_result r = hive_deque_steal(&victim->forkjoin, &t);
         if (r == HIVE_STEAL_OK) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_STEAL, victim->forkjoin.owner, 1);
+            HIVE_TRACE_EVENT(HIVE_TRACE_STOLEN, t, victim->forkjoin.owner);
             stats->steals++;
             stats->stolen_tasks++;
             return t;
@@ -36,6 +40,25 @@ struct hive_task *hive_steal_forkjoin(struct hive_core_queues *victim, struct hi
     }
     return NULL;
 }
+
+#ifdef HIVE_TRACE
+/* A ring steal, between its claim and its finish: the victim, and each task
+ * claimed, read from the victim's slots as hive_ring_steal_finish reads them
+ * (published by the tail the claim acquired, kept until the finish). Recorded
+ * before the finish publishes them in the thief's ring: a core that steals
+ * them from there next must find this steal earlier in the trace. */
+static void trace_ring_steal(struct hive_core_queues *victim, const struct hive_ring_claim *claim)
+{
+    unsigned v = victim->ring.owner;
+    HIVE_TRACE_EVENT(HIVE_TRACE_STEAL, v, claim->n);
+    for (uint32_t i = 0; i < claim->n; i++) {
+        /* relaxed: see above. */
+        struct hive_task *t = atomic_load_explicit(
+            &victim->ring.slot[(claim->start + i) & HIVE_RING_MASK], memory_order_relaxed);
+        HIVE_TRACE_EVENT(HIVE_TRACE_STOLEN, t, v);
+    }
+}
+#endif
 
 struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_core_queues *thief,
                                   struct hive_core_stats *stats)
@@ -53,6 +76,9 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
         return NULL;
     stats->steals++;
     stats->stolen_tasks += claim.n;
+#ifdef HIVE_TRACE
+    trace_ring_steal(victim, &claim);
+#endif
     return hive_ring_steal_finish(&victim->ring, &thief->ring, &claim);
 }
 
@@ -71,5 +97,10 @@ struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct
         return NULL;
     *rest = t->next; /* NULL-terminated by pop_batch; the caller's alone now */
     stats->global_pulls++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_PULL, got, 0);
+#ifdef HIVE_TRACE
+    for (struct hive_task *p = t; p; p = p->next)
+        HIVE_TRACE_EVENT(HIVE_TRACE_PULLED, p, 0);
+#endif
     return t;
 }

@@ -122,8 +122,11 @@ void hive_await_done(_Atomic unsigned long *awaited)
     /* release: pairs with the waiter's acquire loads of the count
      * (hive_await_count): the work's writes are visible once it is off. */
     unsigned long was = atomic_fetch_sub_explicit(awaited, 1, memory_order_release);
-    if ((was & HIVE_AWAIT_COUNT_MASK) == 1 && (was & HIVE_AWAIT_SLEEPING))
-        hive_port_wake((unsigned)((was & ~HIVE_AWAIT_SLEEPING) >> HIVE_AWAIT_CORE_SHIFT));
+    if ((was & HIVE_AWAIT_COUNT_MASK) == 1 && (was & HIVE_AWAIT_SLEEPING)) {
+        unsigned core = (unsigned)((was & ~HIVE_AWAIT_SLEEPING) >> HIVE_AWAIT_CORE_SHIFT);
+        HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, core, HIVE_TRACE_WAKE_AWAITED);
+        hive_port_wake(core);
+    }
 }
 
 void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,

@@ -32,6 +32,7 @@ void hive_worker_main(void *unused)
     unsigned id = hive_port_core_id();
     struct hive_worker *w = &hive_workers[id];
     hive_tls_worker = w;
+    HIVE_TRACE_CORE_BEGIN();
 #ifdef HIVE_DEBUG_CHECKS
     w->spin_held_at_start = hive_spin_held_here();
 #endif
@@ -50,5 +51,6 @@ void hive_worker_main(void *unused)
         w->searching = false;
         hive_idle_stop_search(&hive_scheduler.idle);
     }
+    HIVE_TRACE_CORE_END();
     hive_tls_worker = NULL;
 }

@@ -81,6 +81,25 @@ uint64_t hive_port_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The host's cheapest portable clock is the same one, in nanoseconds. */
+uint64_t hive_port_ticks(void) { return hive_port_now_ns(); }
+uint64_t hive_port_ticks_hz(void) { return 1000000000u; }
+
+FILE *hive_port_trace_open(void)
+{
+    const char *path = getenv("HIVE_TRACE_FILE");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    return f ? f : stdout;
+}
+
+void hive_port_trace_close(FILE *f)
+{
+    if (f != stdout)
+        fclose(f);
+    else
+        fflush(f);
+}
+
 void hive_port_wait(uint64_t timeout_ns)
 {
     struct host_core *c = &cores[this_core];

@@ -321,5 +321,6 @@ void hive_stats_print(const struct hive_stats *s);
 #include "hive/irq.h"   /* hive_irq_attach, hive_in_interrupt */
 #include "hive/timer.h" /* hive_now_ns, hive_after */
 #include "hive/spinlock.h" /* hive_spin_lock: data shared with interrupt handlers */
+#include "hive/trace.h"   /* hive_trace_dump: builds with HIVE_TRACE on */
 
 #endif

@@ -3,6 +3,8 @@
  * built into anything: tests/api/must_check.sh compiles it and expects one
  * "ignoring return value" warning per call, naming the call.
  */
+#include <stdio.h>
+
 #include "hive/hive.h"
 
 static void fn(void *arg) { (void)arg; }
@@ -35,4 +37,5 @@ void drop_every_result(void)
     hive_spin_lock(&lock);
     hive_spin_trylock(&lock, &irq);
     hive_spin_trylock_raw(&lock);
+    hive_trace_dump(stdout);
 }

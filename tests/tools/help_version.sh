@@ -24,13 +24,13 @@ expect header_patch 0 "^#define HIVE_VERSION_PATCH $patch\$" -- cat "$header"
 expect header_string 0 "^#define HIVE_VERSION_STRING \"$version\"\$" -- cat "$header"
 
 expect help 0 'tools/hive help +\[COMMAND\]' -- hive help
-for c in run test soak debug bench deps; do
+for c in run test soak debug trace bench deps; do
   expect_out "help_names_$c" "^  tools/hive $c "
 done
 expect help_bare 0 '^  tools/hive run ' -- hive
 expect help_dash 0 '^  tools/hive run ' -- hive --help
 
-for c in run test soak debug bench deps help; do
+for c in run test soak debug trace bench deps help; do
   expect "help_$c" 0 "^tools/hive $c" -- hive help "$c"
   first=$out
   [ "$(wc -l <<<"$first")" -ge 3 ] && pass_case "help_${c}_says_more" ||

@@ -75,9 +75,25 @@ refused elf_debug "^hive: debug: --elf $tmp/text.elf: not an ELF file$" "$hive" 
 refused test_args "^hive: test: takes no arguments, not 'all'" "$hive" test all
 refused bench_unknown "^hive: bench: no benchmark 'queue' \\(benchmarks: queues sched idle\\)$" "$hive" bench queue
 refused deps_unknown "^hive: deps: no command 'build'" "$hive" deps build
-refused help_unknown "^hive: help: no command 'start' \\(commands: run test soak debug bench deps help\\)$" \
+refused help_unknown "^hive: help: no command 'start' \\(commands: run test soak debug trace bench deps help\\)$" \
   "$hive" help start
 refused command_unknown "^hive: no command 'start' \\(commands: " "$hive" start
+
+# trace: the board's range, the host's apps, and a log to convert.
+refused trace_cores '^hive: trace: --cores 9 is out of range: qemu-virt-riscv64 runs 1-8 cores$' \
+  "$hive" trace --board qemu-virt-riscv64 --cores 9
+refused trace_host_cores '^hive: trace: --cores 300 is out of range: the host runs 1-256 cores$' \
+  "$hive" trace --host --cores 300
+refused trace_host_and_board '^hive: trace: --host or --board, not both$' \
+  "$hive" trace --host --board qemu-virt-aarch64
+refused trace_host_app "^hive: trace: no host app 'demo' \\(host apps: [a-z_ ]*mix[a-z_ ]*\\)$" \
+  "$hive" trace --host demo
+refused trace_app_unknown "^hive: trace: no app 'x' \\(apps: [a-z_ ]*mix[a-z_ ]*\\)$" "$hive" trace x
+refused trace_log_absent "^hive: trace: --log $tmp/none.log: not a readable file$" \
+  "$hive" trace --log "$tmp/none.log"
+refused trace_log_and_app "^hive: trace: an app \\('mix'\\) or --log FILE, not both$" \
+  "$hive" trace mix --log "$tmp/text.elf"
+refused trace_elf_alone '^hive: trace: --elf goes with --log' "$hive" trace --elf "$tmp/text.elf" mix
 
 # soak: judged by tools/soak before tools/hive builds anything.
 refused soak_cores "^soak: --cores 9 is out of range: qemu-virt-riscv64 runs 1-8 cores$" \

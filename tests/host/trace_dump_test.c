@@ -1,0 +1,94 @@
+/*
+ * hive_trace_dump, the on-request half of the trace's collection, against the
+ * scheduler built with HIVE_TRACE: between runs it writes the last run again,
+ * exactly as hive_run wrote it at its end (to HIVE_TRACE_FILE); during a run
+ * it refuses; a NULL file is refused. The contents themselves are checked by
+ * the trace tests (tests/tools/trace_check.sh).
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, setenv */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arch/host/host.h"
+#include "harness.h"
+#include "hive/hive.h"
+
+static int during_run = 1;
+
+static void leaf(void *arg)
+{
+    (void)arg;
+}
+
+static void entry(void *arg)
+{
+    (void)arg;
+    during_run = hive_trace_dump(stdout);
+    for (int i = 0; i < 20; i++)
+        if (hive_spawn_fn(leaf, NULL) != HIVE_OK)
+            leaf(NULL);
+}
+
+/* The whole of a file, NUL-terminated (NULL if it cannot be read). */
+static char *slurp(FILE *f)
+{
+    long n;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+        return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        return NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    return s;
+}
+
+HIVE_TEST(dump_between_runs_repeats_the_runs_own)
+{
+    char path[] = "/tmp/hive-trace-dump-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    setenv("HIVE_TRACE_FILE", path, 1);
+    struct hive_config cfg = {.cores = 2};
+    CHECK_EQ(hive_run(entry, NULL, &cfg), HIVE_OK);
+    unsetenv("HIVE_TRACE_FILE");
+    CHECK_EQ(during_run, (unsigned long long)HIVE_ESTATE);
+
+    FILE *at_end = fopen(path, "r");
+    FILE *again = tmpfile();
+    CHECK(at_end && again);
+    if (!at_end || !again)
+        return;
+    CHECK_EQ(hive_trace_dump(again), HIVE_OK);
+    char *a = slurp(at_end), *b = slurp(again);
+    CHECK(a && b);
+    if (a && b) {
+        CHECK(strncmp(a, "hive-trace: begin v=1 cores=2 ", 30) == 0);
+        CHECK(strstr(a, "\nhive-trace: end lines=") != NULL);
+        CHECK(strcmp(a, b) == 0);
+    }
+    free(a);
+    free(b);
+    fclose(at_end);
+    fclose(again);
+    remove(path);
+}
+
+HIVE_TEST(dump_refuses_no_file)
+{
+    CHECK_EQ(hive_trace_dump(NULL), (unsigned long long)HIVE_EINVAL);
+}
+
+int main(void)
+{
+    hive_host_set_core_count(2);
+    return hive_test_main();
+}
