@@ -6,7 +6,8 @@
  * into an unmapped guard page, and a save there would fault again, forever.
  * Then:
  *  - a fault (scause >= 0) goes to trap.c, which prints the frame and never
- *    returns;
+ *    returns - except for the breakpoint of a semihosting call that nobody
+ *    listens to, which it skips: then the frame goes back as it left it;
  *  - an interrupt (scause < 0) also saves the caller-saved FP registers -
  *    handlers are ordinary C, which may use them - calls riscv_interrupt
  *    (irq.c) and returns to the interrupted code with sret. Interrupts stay
@@ -86,9 +87,8 @@ riscv_trap_entry:
     ld      t0, RV_FRAME_SCAUSE(sp)
     bltz    t0, interrupt           /* scause's sign bit marks an interrupt */
     mv      a0, sp
-    call    riscv_trap              /* trap.c; never returns */
-1:  wfi
-    j       1b
+    call    riscv_trap              /* trap.c; returns only past an unheard semihosting call */
+    j       restore
 
 interrupt:
     fprs    fsd
@@ -99,8 +99,9 @@ interrupt:
     fscsr   t0
     fprs    fld
 
-    /* Back to the interrupted code: sepc (no handler changes it, but a
-     * reload costs nothing), every register but gp - which holds
+restore:
+    /* Back to the interrupted code: sepc (no interrupt handler changes
+     * it; trap.c moves it past a skipped semihosting call), every register but gp - which holds
      * __global_pointer$ there too - and sp last, since it addresses the frame. */
     ld      t0, RV_FRAME_SEPC(sp)
     csrw    sepc, t0
