@@ -74,8 +74,15 @@ void sifive_gpio_test_irq_raise(const struct sifive_gpio_config *gpio)
 
 void sifive_gpio_test_irq_ack(const struct sifive_gpio_config *gpio)
 {
-    /* QEMU latches high_ip while the level holds: drop the level, then
-     * clear the latch. */
+    /* Drop the level and clear the latch, with the pin's interrupt off
+     * meanwhile: QEMU's GPIO reports every pin's line to the PLIC on every
+     * register write, and QEMU 7.2.22's PLIC makes a source pending each
+     * time its line is reported high, even while the source is claimed - a
+     * report between dropping the level and clearing the latch (which
+     * still holds) would be one interrupt too many. */
+    uint32_t pin = 1u << gpio->pin;
+    *reg(gpio, HIGH_IE) &= ~pin;
     set_level(gpio, 0);
-    *reg(gpio, HIGH_IP) = 1u << gpio->pin;
+    *reg(gpio, HIGH_IP) = pin;
+    *reg(gpio, HIGH_IE) |= pin;
 }
