@@ -70,11 +70,13 @@ noreturn void board_exit(int status)
      * for the M-mode entry's report, from M-mode. */
     semihosting_exit(status);
     /* Only without -semihosting-config enable=on (or on the real board,
-     * with no debugger): power off through the firmware rather than hang,
-     * though the status is lost. */
+     * with no debugger): power off through the firmware, though the status
+     * is lost. OpenSBI has no way to power the FU540 off (its device tree
+     * gives a GPIO restart, no power-off), so say that it stops here. */
     hive_console_emergency("board: no semihosting, powering off without the exit status\n");
     sbi_system_reset(SBI_RESET_SHUTDOWN,
                      status == 0 ? SBI_RESET_NO_REASON : SBI_RESET_SYSTEM_FAILURE);
+    hive_console_emergency("board: the firmware cannot power off; halted\n");
     arch_halt();
 }
 
