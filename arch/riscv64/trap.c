@@ -1,12 +1,10 @@
 /*
- * Every fault is fatal (interrupts go to irq.c instead, see trap.S), except
- * the breakpoint of a semihosting call that nobody listens to
- * (drivers/semihosting.c, a board's exit path): say which hart, why and
- * where, dump the registers, and stop the system non-zero.
+ * Every fault is fatal (interrupts go to irq.c instead, see trap.S): say
+ * which hart, why and where, dump the registers, and stop the system
+ * non-zero.
  */
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 
 #include "frame.h"
@@ -57,32 +55,8 @@ static void dump_registers(const struct riscv_frame *f)
     }
 }
 
-/* The semihosting sequence: slli x0, x0, 0x1f; ebreak; srai x0, x0, 7. */
-#define SEMIHOSTING_ENTRY   0x01f01013u
-#define EBREAK              0x00100073u
-#define SEMIHOSTING_EXIT    0x40705013u
-#define CAUSE_BREAKPOINT    3
-
-/* An EBREAK of the semihosting sequence with semihosting off: make the call
- * return -1 (a0) instead, as the debugger's absence means. The sequence is
- * 16-byte aligned (drivers/semihosting.c), so its three words share the
- * EBREAK's page, which the fetch just proved mapped. */
-static bool skip_unheard_semihosting(struct riscv_frame *f)
-{
-    if (f->scause != CAUSE_BREAKPOINT || (f->sepc & 15) != 4)
-        return false;
-    const uint32_t *pc = (const uint32_t *)f->sepc;
-    if (pc[-1] != SEMIHOSTING_ENTRY || pc[0] != EBREAK || pc[1] != SEMIHOSTING_EXIT)
-        return false;
-    f->x[10] = (unsigned long)-1;
-    f->sepc += 4;
-    return true;
-}
-
 void riscv_trap(struct riscv_frame *f)
 {
-    if (skip_unheard_semihosting(f))
-        return;
     /* A fault while reporting a fault: report nothing more, just stop. */
     static atomic_bool in_trap[HIVE_MAX_CORES];
     struct hive_cpu *cpu = arch_this_cpu();
