@@ -38,14 +38,23 @@ endfunction()
 # hive_add_target_test(NAME SOURCES src... [CORES n...] [TIMEOUT s]
 #                      [EXPECT_FAIL regex] [QEMU_ARGS arg...])
 # Builds an image and adds one ctest per core count, named NAME.cN, that boots
-# it under QEMU through tools/run-image. QEMU's exit status is the verdict;
-# with EXPECT_FAIL the test passes only if the image exits non-zero and its
-# output matches the regex (used to prove that faults are caught).
+# it under QEMU through tools/run-image (counts above the board's
+# HIVE_MAX_CORES are left out: it cannot have that many cores). QEMU's exit
+# status is the verdict; with EXPECT_FAIL the test passes only if the image
+# exits non-zero and its output matches the regex (used to prove that faults
+# are caught).
 function(hive_add_target_test name)
   cmake_parse_arguments(T "" "TIMEOUT;EXPECT_FAIL" "SOURCES;CORES;QEMU_ARGS" ${ARGN})
   if(NOT T_CORES)
     set(T_CORES 1 2 4 8)
   endif()
+  set(fitting)
+  foreach(n IN LISTS T_CORES)
+    if(n LESS_EQUAL HIVE_MAX_CORES)
+      list(APPEND fitting ${n})
+    endif()
+  endforeach()
+  set(T_CORES ${fitting})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()

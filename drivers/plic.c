@@ -22,7 +22,7 @@ static volatile uint32_t *reg(uintptr_t off)
 
 static unsigned context_of_hart(uintptr_t hart)
 {
-    if (hart >= plic->harts)
+    if (hart >= plic->harts || plic->s_context[hart] == PLIC_NO_S_CONTEXT)
         hive_panic("plic: hart %lu has no S-mode context in the board's table",
                    (unsigned long)hart);
     return plic->s_context[hart];

@@ -13,11 +13,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define PLIC_NO_S_CONTEXT 0xffffffffu
+
 struct plic_config {
     uintptr_t base;
     unsigned sources;           /* source ids 1..sources-1 exist; 0 means "none" */
     /* The S-mode context of hart h is s_context[h], for harts 0..harts-1
-     * (the device tree's interrupts-extended, in order). */
+     * (the device tree's interrupts-extended, in order); PLIC_NO_S_CONTEXT
+     * for a hart without S-mode (a monitor core). */
     const unsigned *s_context;
     unsigned harts;
 };

@@ -1,14 +1,16 @@
 /*
- * Arm semihosting, AArch64 flavour (HLT #0xF000): an exit path
- * (kernel/board.h, board_exit) that hands the status to QEMU
- * (-semihosting-config enable=on) or a debugger. It needs no device and
- * works at any exception level, MMU on or off.
+ * Arm semihosting, in its AArch64 flavour (HLT #0xF000) and its RISC-V one
+ * (EBREAK between two marker instructions): an exit path (kernel/board.h,
+ * board_exit) that hands the status to QEMU (-semihosting-config enable=on)
+ * or a debugger. It needs no device and works at any privilege level that
+ * QEMU accepts it from (aarch64: any EL; riscv64: M and S), MMU on or off.
  */
 #ifndef HIVE_DRIVERS_SEMIHOSTING_H
 #define HIVE_DRIVERS_SEMIHOSTING_H
 
 /* SYS_EXIT with status. Returns only if nobody listens: then the HLT is an
- * undefined instruction, which arch/aarch64/exceptions.c skips. */
+ * undefined instruction (the EBREAK a breakpoint), which the arch's
+ * exception path (arch/aarch64/exceptions.c, arch/riscv64/trap.c) skips. */
 void semihosting_exit(int status);
 
 #endif

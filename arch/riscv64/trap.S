@@ -6,7 +6,8 @@
  * into an unmapped guard page, and a save there would fault again, forever.
  * Then:
  *  - a fault (scause >= 0) goes to trap.c, which prints the frame and never
- *    returns;
+ *    returns - except the breakpoint of a semihosting call that nobody
+ *    listens to (see unheard_semihosting below), which returns at once;
  *  - an interrupt (scause < 0) also saves the caller-saved FP registers -
  *    handlers are ordinary C, which may use them - calls riscv_interrupt
  *    (irq.c) and returns to the interrupted code with sret. Interrupts stay
@@ -24,6 +25,12 @@
  */
 #include "frame.h"
 #include "layout.h"
+
+#define CAUSE_BREAKPOINT    3
+/* The semihosting sequence's words: slli x0, x0, 0x1f; ebreak; srai x0, x0, 7. */
+#define SEMIHOSTING_ENTRY   0x01f01013
+#define EBREAK              0x00100073
+#define SEMIHOSTING_EXIT    0x40705013
 
 /* \op (sd or ld) of every integer register the frame holds but sp and gp. */
 .macro gprs op
@@ -85,10 +92,47 @@ riscv_trap_entry:
     la      gp, __global_pointer$   /* C needs it (relaxed gp-relative accesses) */
     ld      t0, RV_FRAME_SCAUSE(sp)
     bltz    t0, interrupt           /* scause's sign bit marks an interrupt */
+    li      t1, CAUSE_BREAKPOINT
+    beq     t0, t1, unheard_semihosting
+fault:
     mv      a0, sp
     call    riscv_trap              /* trap.c; never returns */
 1:  wfi
     j       1b
+
+/*
+ * A semihosting call (drivers/semihosting.c: slli x0, x0, 0x1f; ebreak;
+ * srai x0, x0, 7, 16-byte aligned) with nobody listening - QEMU without
+ * -semihosting-config enable=on, a board without a debugger - is a
+ * breakpoint: it returns -1 in a0 instead, as the host's absence means, so
+ * that a board's exit can go on to its fallback. Here rather than in C, and
+ * with nothing stored below the frame: semihosting is an exit path, which
+ * may run from a panic on this very trap stack (a fault, an interrupt
+ * handler), whose live frames lie below the top; only the frame of the trap
+ * it panicked in - never returned to, since exits do not return - shares
+ * the space this trap's frame takes.
+ * Any other breakpoint is a fault. The three words share the EBREAK's page
+ * (the alignment), which its fetch just proved mapped.
+ */
+unheard_semihosting:
+    ld      t0, RV_FRAME_SEPC(sp)
+    andi    t1, t0, 15
+    li      t2, 4
+    bne     t1, t2, fault
+    lwu     t1, -4(t0)
+    li      t2, SEMIHOSTING_ENTRY
+    bne     t1, t2, fault
+    lwu     t1, 0(t0)
+    li      t2, EBREAK
+    bne     t1, t2, fault
+    lwu     t1, 4(t0)
+    li      t2, SEMIHOSTING_EXIT
+    bne     t1, t2, fault
+    addi    t0, t0, 4               /* on at the closing marker, a no-op */
+    sd      t0, RV_FRAME_SEPC(sp)
+    li      t0, -1
+    sd      t0, RV_FRAME_X(10)(sp)  /* a0 */
+    j       restore
 
 interrupt:
     fprs    fsd
@@ -99,9 +143,11 @@ interrupt:
     fscsr   t0
     fprs    fld
 
-    /* Back to the interrupted code: sepc (no handler changes it, but a
-     * reload costs nothing), every register but gp - which holds
-     * __global_pointer$ there too - and sp last, since it addresses the frame. */
+restore:
+    /* Back to the interrupted code: sepc (no interrupt handler changes
+     * it; unheard_semihosting moves it on), every register but gp - which
+     * holds __global_pointer$ there too - and sp last, since it addresses
+     * the frame. */
     ld      t0, RV_FRAME_SEPC(sp)
     csrw    sepc, t0
     gprs    ld

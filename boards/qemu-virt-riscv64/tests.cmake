@@ -14,3 +14,8 @@ hive_add_target_test(entry_mmode SOURCES entry_test.c CORES 1 4 TIMEOUT 30
 # started (OpenSBI before 1.3 can, on a loaded host): it must join as the
 # secondary it was started as, not boot a second time.
 hive_add_target_test(entry_raced SOURCES entry_raced_test.c CORES 2 4 TIMEOUT 60)
+
+# Its qemu script leaves semihosting off: a semihosting call (the exit path
+# of boards that have no finisher) must come back rather than fault.
+hive_add_target_test(semihosting_unheard SOURCES semihosting_unheard_test.c
+  ${HIVE_ROOT}/drivers/semihosting.c CORES 1 4)

@@ -1,0 +1,148 @@
+/*
+ * SiFive HiFive Unleashed (FU540-C000) as QEMU 7.2's sifive_u emulates it,
+ * under the default OpenSBI: which drivers, where, wired to
+ * kernel/board.h. RAM and the image's place are in memory.ld.
+ *
+ * Hart 0 is the E51 monitor core (RV64IMAC, M-mode only, no MMU): hive
+ * never runs on it. The four U54 harts, 1-4, are hive's cores.
+ */
+#include "drivers/plic.h"
+#include "drivers/sbi.h"
+#include "drivers/semihosting.h"
+#include "drivers/sifive_gpio.h"
+#include "drivers/sifive_uart.h"
+#include "kernel/kernel.h"
+
+/* The FU540's device addresses (QEMU 7.2 hw/riscv/sifive_u.c,
+ * sifive_u_memmap; the same in the device tree). */
+#define U_CLINT     0x02000000ul
+#define U_PLIC      0x0c000000ul
+#define U_UART0     0x10010000ul    /* SiFive UART, the console (stdout-path) */
+#define U_GPIO      0x10060000ul
+
+/* PLIC source ids: GPIO pin n is source 7 + n (hw/riscv/sifive_u.h,
+ * SIFIVE_U_GPIO_IRQ0; the device tree's gpio interrupts). */
+#define U_GPIO_IRQ0     7
+
+/* ---- memory map: what the drivers (and the firmware's CLINT) need mapped ---- */
+
+const struct board_region board_mmio[] = {
+    {U_CLINT, 0x10000},
+    {U_PLIC, 0x4000000},    /* the device tree's size */
+    {U_UART0, 0x1000},
+    {U_GPIO, 0x1000},
+};
+const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
+
+/* ---- console: UART0 ---- */
+
+static const struct sifive_uart_config uart = {.base = U_UART0};
+
+void board_console_init(void)
+{
+    sifive_uart_init(&uart);
+}
+
+void board_console_putc(char c)
+{
+    sifive_uart_putc(&uart, c);
+}
+
+/* ---- cores: the U54 harts, started through SBI HSM ---- */
+
+/* Harts 1-4; OpenSBI's boot hart is one of them (only a hart with S-mode
+ * can win its lottery) and it keeps the others stopped until hart_start.
+ * Hart 0 is left out: OpenSBI would accept a start of it and the E51 would
+ * never arrive. An absent U54 (-smp below 5) is an SBI error. */
+const uintptr_t board_core_hw_ids[] = {1, 2, 3, 4};
+const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
+
+int board_start_core(uintptr_t hw_id, unsigned id)
+{
+    return sbi_start_hart(hw_id, (uintptr_t)arch_secondary_entry, id);
+}
+
+/* ---- exit: semihosting hands QEMU the status ---- */
+
+noreturn void board_exit(int status)
+{
+    /* The board has no test finisher; semihosting works from S-mode and,
+     * for the M-mode entry's report, from M-mode. */
+    semihosting_exit(status);
+    /* Only without -semihosting-config enable=on (or on the real board,
+     * with no debugger): power off through the firmware, though the status
+     * is lost. OpenSBI has no way to power the FU540 off (its device tree
+     * gives a GPIO restart, no power-off), so say that it stops here. */
+    hive_console_emergency("board: no semihosting, powering off without the exit status\n");
+    sbi_system_reset(SBI_RESET_SHUTDOWN,
+                     status == 0 ? SBI_RESET_NO_REASON : SBI_RESET_SYSTEM_FAILURE);
+    hive_console_emergency("board: the firmware cannot power off; halted\n");
+    arch_halt();
+}
+
+/* ---- interrupt controller: the PLIC; the doorbell is an SBI IPI ---- */
+
+/* The FU540 gives hart 0 one PLIC context (M-mode) and each U54 two, M-mode
+ * then S-mode (the device tree's interrupts-extended): hart h >= 1 has its
+ * S-mode context at 2h. */
+static const unsigned plic_s_context[] = {PLIC_NO_S_CONTEXT, 2, 4, 6, 8};
+
+static const struct plic_config plic = {
+    .base = U_PLIC,
+    .sources = HIVE_IRQ_LINES,  /* board.cmake: riscv,ndev + 1 */
+    .s_context = plic_s_context,
+    .harts = sizeof plic_s_context / sizeof plic_s_context[0],
+};
+
+void board_irq_init(void)
+{
+    plic_init(&plic);
+}
+
+void board_irq_init_cpu(unsigned core)
+{
+    plic_init_cpu(core);
+}
+
+int board_irq_route(unsigned line, unsigned core, bool on)
+{
+    return plic_route(line, core, on);
+}
+
+void board_irq_doorbell(unsigned core)
+{
+    /* sbi_send_ipi fences the waker's stores (its wake word) before the
+     * device write that raises the IPI. */
+    sbi_send_ipi(1, hive_cpus[core].hw_id);
+}
+
+int board_irq_claim(uint32_t *claim)
+{
+    return plic_claim(claim);
+}
+
+void board_irq_complete(uint32_t claim)
+{
+    plic_complete(claim);
+}
+
+/* ---- test interrupt: a GPIO pin driven by software ---- */
+
+/* Pin 0: nothing on the emulated board drives it. (Pin 10 would not do:
+ * QEMU's sifive_u resets the machine when it goes high.) */
+static const struct sifive_gpio_config gpio = {.base = U_GPIO, .irq = U_GPIO_IRQ0 + 0, .pin = 0};
+
+int board_test_irq(void)
+{
+    return sifive_gpio_test_irq(&gpio);
+}
+
+void board_test_irq_raise(void)
+{
+    sifive_gpio_test_irq_raise(&gpio);
+}
+
+void board_test_irq_ack(void)
+{
+    sifive_gpio_test_irq_ack(&gpio);
+}
