@@ -31,8 +31,17 @@ done
 
 mkdir -p "$work"
 step() { echo "package_test: $*"; }
-boot() { # boot QEMU_SCRIPT IMAGE: QEMU's status, or 124 past the timeout
-  timeout --foreground -k 5 "$timeout" "$1" "$2" "$cores" </dev/null
+# boot QEMU_SCRIPT IMAGE: QEMU's status (124 past the timeout); and the
+# image must have run on every core asked for, as tools/run-image demands.
+boot() {
+  local log=$work/boot-$route-$board.log status
+  set +e
+  timeout --foreground -k 5 "$timeout" "$1" "$2" "$cores" </dev/null 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  [ "$status" -eq 0 ] || { echo "package_test: FAILED: QEMU exited $status" >&2; exit 1; }
+  grep -q "^hive: $cores cores online" "$log" ||
+    { echo "package_test: FAILED: the image did not report $cores cores online" >&2; exit 1; }
 }
 
 case "$route" in
