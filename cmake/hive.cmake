@@ -1,4 +1,7 @@
-# Helpers shared by every CMakeLists.txt in the tree.
+# Helpers shared by every CMakeLists.txt in the tree. All but hive_add_image
+# are for hive's own tree and read the variables set here, in its scope;
+# hive_add_image, the one a firmware project calls, reads none
+# (hive-image.cmake).
 
 set(HIVE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 set(HIVE_TEST_HARNESS ${HIVE_ROOT}/tests/harness.c)
