@@ -11,8 +11,9 @@
 #                 script.
 #   subdirectory  examples/subdirectory: hive's sources added with
 #                 add_subdirectory, the board chosen with HIVE_BOARD.
-# WORK keeps hive's build trees between runs (they rebuild what changed);
-# the prefix and the example's build are made afresh every time.
+# WORK keeps the build trees that hive's sources go into between runs (each
+# run configures and builds them again, which redoes what changed); the
+# installed prefix and the example built against it are made afresh.
 # Exit 77 (ctest's SKIP_RETURN_CODE) when the board's compiler or QEMU is
 # not installed.
 set -euo pipefail
