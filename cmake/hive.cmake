@@ -1,4 +1,7 @@
-# Helpers shared by every CMakeLists.txt in the tree.
+# Helpers shared by every CMakeLists.txt in the tree. All but hive_add_image
+# are for hive's own tree and read the variables set here, in its scope;
+# hive_add_image, the one a firmware project calls, reads none
+# (hive-image.cmake).
 
 set(HIVE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 set(HIVE_TEST_HARNESS ${HIVE_ROOT}/tests/harness.c)
@@ -21,19 +24,9 @@ function(hive_use_workloads target)
   target_include_directories(${target} PRIVATE ${HIVE_ROOT}/tests)
 endfunction()
 
-# hive_add_image(NAME SRC...): a bootable ELF for HIVE_BOARD, linked with the
-# kernel, arch and board objects (hive_platform), the scheduler and hive_after
-# (kernel/CMakeLists.txt).
-function(hive_add_image name)
-  add_executable(${name} ${ARGN})
-  set_target_properties(${name} PROPERTIES SUFFIX ".elf"
-    LINK_DEPENDS "${HIVE_LINKER_SCRIPT};${HIVE_BOARD_DIR}/memory.ld")
-  target_include_directories(${name} PRIVATE ${HIVE_ROOT}/tests ${HIVE_ROOT})
-  target_link_libraries(${name} PRIVATE hive_platform hive_sched hive_after)
-  # -L: where the arch's script finds the board's memory.ld (INCLUDE).
-  target_link_options(${name} PRIVATE -T${HIVE_LINKER_SCRIPT} -L${HIVE_BOARD_DIR}
-    -Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
-endfunction()
+# hive_add_image(NAME SRC...): the function firmware uses, installed with
+# the package.
+include(${CMAKE_CURRENT_LIST_DIR}/hive-image.cmake)
 
 # hive_add_target_test(NAME SOURCES src... [CORES n...] [TIMEOUT s]
 #                      [EXPECT_FAIL regex] [QEMU_ARGS arg...])
@@ -59,6 +52,7 @@ function(hive_add_target_test name)
     set(T_TIMEOUT 120)
   endif()
   hive_add_image(${name} ${T_SOURCES} ${HIVE_TEST_HARNESS})
+  target_link_libraries(${name} PRIVATE hive_internal)
   set(extra)
   if(T_EXPECT_FAIL)
     list(APPEND extra --expect-fail "${T_EXPECT_FAIL}")

@@ -2,8 +2,14 @@
 # picolibc's specs replace glibc's headers, startfiles and libraries).
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
-set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
-set(CMAKE_ASM_COMPILER aarch64-linux-gnu-gcc)
+# The cross compiler's name up to "gcc" (a PATH name or a full path's
+# start): Debian's gcc-aarch64-linux-gnu by default; another build of the same
+# target (a vendor's, a newer one in /opt) is -DHIVE_TOOLCHAIN_PREFIX=...
+set(HIVE_TOOLCHAIN_PREFIX "aarch64-linux-gnu-" CACHE STRING "Cross tools' prefix, as in <prefix>gcc")
+set(CMAKE_C_COMPILER ${HIVE_TOOLCHAIN_PREFIX}gcc)
+set(CMAKE_ASM_COMPILER ${HIVE_TOOLCHAIN_PREFIX}gcc)
+# try_compile projects read this file again, with a cache of their own.
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES HIVE_TOOLCHAIN_PREFIX)
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 # The Linux gcc builds PIE by default; an image linked at a fixed address must not be.
 # It also calls out-of-line atomics (__aarch64_ldadd4_acq_rel...) that pick LSE or

@@ -82,7 +82,7 @@ const char *hive_strerror(int err);
  * every default).
  */
 struct hive_config {
-    /* Cores 0..cores-1 run workers. 0: hive_port_core_count() (on the host
+    /* Cores 0..cores-1 run workers. 0: every core the port has (on the host
      * port that is 4 unless hive_host_set_core_count() said otherwise). */
     unsigned cores;
     /* hive_spawn_fn headers per core, 1..HIVE_POOL_MAX; 0: HIVE_POOL_DEFAULT.

@@ -19,8 +19,8 @@ struct hive_task {
     void (*fn)(struct hive_task *self); /* what running the task means */
     /* ---- the scheduler's part (sched/; queues never touch these) ---- */
     struct hive_group *group;          /* group to signal when done, or NULL */
-    _Atomic unsigned state;            /* HIVE_TASK_IDLE / HIVE_TASK_QUEUED (sched_internal.h) */
-    unsigned char kind;                /* how it runs: enum hive_task_kind (sched_internal.h) */
+    _Atomic unsigned state;            /* idle or queued: the scheduler's alone */
+    unsigned char kind;                /* how it runs: the scheduler's alone */
 };
 
 #endif

@@ -8,7 +8,7 @@
  * opened, else to stdout - on a board, its console. tools/hive-trace turns
  * those lines, from a file or from a captured console log, into a
  * Chrome/Perfetto trace, an SVG timeline and a summary. README.md, "Tracing",
- * has the commands, and sched/trace.h the events.
+ * has the commands and what each event records.
  *
  * The encoding is line-oriented so that it survives a serial console: every
  * line starts with "hive-trace: ", numbers are hex without 0x unless named
