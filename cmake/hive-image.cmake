@@ -17,6 +17,15 @@ function(hive_add_image name)
   # definitions (libc's locks, stdout, _exit) to win over picolibc's.
   target_link_libraries(${name} PRIVATE hive::platform hive::after hive::sched)
   target_link_options(${name} PRIVATE -Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
+  # A board whose firmware loads a raw binary rather than an ELF (the
+  # Raspberry Pi's kernel8.img; board.cmake's HIVE_RAW_IMAGE, carried by
+  # hive::platform): NAME.img beside NAME.elf, which its qemu script boots.
+  get_target_property(raw_image hive::platform HIVE_RAW_IMAGE)
+  if(raw_image)
+    add_custom_command(TARGET ${name} POST_BUILD
+      COMMAND ${CMAKE_OBJCOPY} -O binary $<TARGET_FILE:${name}> $<TARGET_FILE_DIR:${name}>/${name}.img
+      VERBATIM)
+  endif()
   # A build type chosen by nobody gives no -O and no -g: firmware built so
   # is slow and cannot be debugged. hive's own code is built as hive was.
   get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)

@@ -84,13 +84,14 @@ endfunction()
 
 # hive_use_drivers(NAME...): a board's CMakeLists.txt names the drivers it
 # wires up (and arch/riscv64 names SBI, which every S-mode hart runs on);
-# each is drivers/NAME.c, or every .c file of the folder drivers/NAME/. They
+# each is drivers/NAME.c, or every .c and .S file of the folder drivers/NAME/. They
 # are compiled into hive_platform like the board's own files; naming one
 # twice is harmless.
 function(hive_use_drivers)
   foreach(driver IN LISTS ARGN)
     if(IS_DIRECTORY ${HIVE_ROOT}/drivers/${driver})
-      file(GLOB sources CONFIGURE_DEPENDS ${HIVE_ROOT}/drivers/${driver}/*.c)
+      file(GLOB sources CONFIGURE_DEPENDS ${HIVE_ROOT}/drivers/${driver}/*.c
+                                          ${HIVE_ROOT}/drivers/${driver}/*.S)
     elseif(EXISTS ${HIVE_ROOT}/drivers/${driver}.c)
       set(sources ${HIVE_ROOT}/drivers/${driver}.c)
     else()

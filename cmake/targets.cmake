@@ -19,6 +19,11 @@ endif()
 
 set_target_properties(hive_after PROPERTIES EXPORT_NAME after)
 set_target_properties(hive_platform PROPERTIES EXPORT_NAME platform)
+# Whether images are also wanted as raw binaries (board.cmake; hive_add_image
+# reads it here, in hive's tree and from the installed package alike).
+if(HIVE_RAW_IMAGE)
+  set_target_properties(hive_platform PROPERTIES HIVE_RAW_IMAGE ON EXPORT_PROPERTIES HIVE_RAW_IMAGE)
+endif()
 add_library(hive::after ALIAS hive_after)
 add_library(hive::platform ALIAS hive_platform)
 

@@ -1,4 +1,4 @@
-/* The semihosting exit: see semihosting.h. The only call used is SYS_EXIT. */
+/* Semihosting calls: see semihosting.h. SYS_EXIT, and SYS_GET_CMDLINE. */
 #include <stdint.h>
 
 #include "drivers/semihosting.h"
@@ -49,4 +49,16 @@ void semihosting_exit(int status)
      * (subcode). */
     uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)status };
     semihost(SYS_EXIT, block);
+}
+
+#define SYS_GET_CMDLINE             0x15
+
+int semihosting_cmdline(char *buf, unsigned long size)
+{
+    /* The block: the buffer, and its size in; the length written out. */
+    uint64_t block[2] = { (uintptr_t)buf, size };
+    if (size == 0 || semihost(SYS_GET_CMDLINE, block) != 0)
+        return -1;
+    buf[block[1] < size ? block[1] : size - 1] = '\0';
+    return 0;
 }

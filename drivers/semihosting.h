@@ -13,4 +13,9 @@
  * exception path (arch/aarch64/exceptions.c, arch/riscv64/trap.c) skips. */
 void semihosting_exit(int status);
 
+/* SYS_GET_CMDLINE: the command line the host gives the image (QEMU: the
+ * -semihosting-config arg=... values, joined by spaces), as a string in buf.
+ * Returns 0, or -1 if nobody listens or it does not fit. */
+int semihosting_cmdline(char *buf, unsigned long size);
+
 #endif

@@ -1,0 +1,140 @@
+/*
+ * Raspberry Pi 3 (BCM2837) and QEMU's raspi3b: which drivers, where
+ * (BCM2835 peripherals at 0x3F000000, the BCM2836 local controller at
+ * 0x40000000), wired to kernel/board.h. RAM and the image's place are in
+ * memory.ld.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/bcm2836_local_intc/bcm2836_local_intc.h"
+#include "drivers/pl011.h"
+#include "drivers/semihosting.h"
+#include "drivers/spin_table/spin_table.h"
+#include "kernel/kernel.h"
+
+/* ---- memory map ---- */
+
+const struct board_region board_mmio[] = {
+    {0x3F000000, 0x01000000},   /* BCM2835 peripherals: the PL011 among them */
+    {0x40000000, 0x1000},       /* BCM2836 local controller */
+};
+const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
+
+/* ---- console: the PL011 (UART0), on the 48 MHz clock the firmware gives it ---- */
+
+static const struct pl011_config uart = {
+    .base = 0x3F201000,
+    .clock_hz = 48000000,       /* config.txt: init_uart_clock=48000000 */
+    .baud = 115200,
+};
+
+void board_console_init(void)
+{
+    pl011_init(&uart);
+}
+
+void board_console_putc(char c)
+{
+    pl011_putc(&uart, c);
+}
+
+/* ---- cores: the armstub's spin table ---- */
+
+/* One cluster, MPIDR Aff0 = 0-3; core 0 is the one the firmware runs. */
+const uintptr_t board_core_hw_ids[] = {0, 1, 2, 3};
+const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
+
+/* Core n's release word; the armstub (and QEMU's) parks cores 1-3 on it. */
+#define SPIN_TABLE_BASE 0xd8
+
+/*
+ * How many cores to run. The chip always has four, but the launcher may ask
+ * for fewer: QEMU's raspi3b accepts no -smp but 4, so the qemu script passes
+ * "cores=N" on the semihosting command line and the cores beyond N stay in
+ * the spin table. With no semihosting (a real board), all four.
+ */
+static unsigned cores_wanted(void)
+{
+    static unsigned wanted;     /* 0: not read yet (only core 0 starts cores) */
+    if (wanted == 0) {
+        char line[128];
+        const char *arg;
+        wanted = board_core_hw_id_count;
+        if (semihosting_cmdline(line, sizeof line) == 0 && (arg = strstr(line, "cores=")) != NULL) {
+            long n = strtol(arg + 6, NULL, 10);
+            if (n >= 1 && n <= (long)board_core_hw_id_count)
+                wanted = (unsigned)n;
+        }
+    }
+    return wanted;
+}
+
+int board_start_core(uintptr_t hw_id, unsigned id)
+{
+    if (id >= cores_wanted())
+        return -1;
+    return spin_table_start(SPIN_TABLE_BASE + 8 * hw_id, id);
+}
+
+/* ---- exit: semihosting SYS_EXIT carries the status to QEMU's exit code ---- */
+
+noreturn void board_exit(int status)
+{
+    semihosting_exit(status);
+    /* A real Pi 3 (no debugger): nothing carries a status and no firmware
+     * call powers off; stop this core. */
+    hive_console_emergency("board: no semihosting; halting without an exit status\n");
+    arch_halt();
+}
+
+/* ---- interrupt controller: the BCM2836 local controller (no GIC) ---- */
+
+static const struct bcm2836_local_intc_config intc = {.base = 0x40000000};
+
+void board_irq_init(void)
+{
+    bcm2836_local_intc_init(&intc);
+}
+
+void board_irq_init_cpu(unsigned core)
+{
+    bcm2836_local_intc_init_cpu(core);
+}
+
+int board_irq_route(unsigned line, unsigned core, bool on)
+{
+    return bcm2836_local_intc_route(line, core, on);
+}
+
+void board_irq_doorbell(unsigned core)
+{
+    bcm2836_local_intc_doorbell(core);
+}
+
+int board_irq_claim(uint32_t *claim)
+{
+    return bcm2836_local_intc_claim(claim);
+}
+
+void board_irq_complete(uint32_t claim)
+{
+    bcm2836_local_intc_complete(claim);
+}
+
+/* ---- test interrupt: the local controller's own timer ---- */
+
+int board_test_irq(void)
+{
+    return bcm2836_local_timer_test_irq();
+}
+
+void board_test_irq_raise(void)
+{
+    bcm2836_local_timer_raise();
+}
+
+void board_test_irq_ack(void)
+{
+    bcm2836_local_timer_ack();
+}

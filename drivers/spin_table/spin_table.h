@@ -1,0 +1,24 @@
+/*
+ * The spin-table way of starting a core (the Linux arm64 "spin-table"
+ * enable method): firmware parks each secondary core in a loop that waits
+ * (WFE) for a non-zero entry address in the core's own release word, then
+ * jumps there with x0 = 0. The Raspberry Pi 3's armstub does this, with the
+ * words at 0xd8 + 8 * core; so does QEMU's raspi3b for a raw image.
+ *
+ * The firmware hands the core no argument, so hive's logical id travels in
+ * the entry address: each id has its own two-instruction entry
+ * (spin_table_entry.S) that sets x0 = id and branches to
+ * arch_secondary_entry.
+ */
+#ifndef HIVE_DRIVERS_SPIN_TABLE_H
+#define HIVE_DRIVERS_SPIN_TABLE_H
+
+#include <stdint.h>
+
+/* Write the entry for logical id `id` into the release word at physical
+ * address `release`, then SEV. Returns 0, or -1 for an id beyond
+ * HIVE_MAX_CORES. The MMU must be on, with hive's identity map (the call
+ * turns it off on this core for one store: see spin_table_entry.S). */
+int spin_table_start(uintptr_t release, unsigned id);
+
+#endif
