@@ -63,6 +63,11 @@ static void on_storm(unsigned irq, void *arg)
     } else {
         atomic_store(&s->over, true);
         hive_port_wake(s->waiter);
+        /* And this core, which may be parked in storm_core too: a source
+         * that fires some time after its raise lets it sleep between
+         * interrupts (one that fires at once keeps the whole storm inside
+         * a single exception, and storm_core never waits). */
+        hive_port_wake(s->core);
     }
 }
 

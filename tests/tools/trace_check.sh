@@ -43,10 +43,13 @@ python3 "$src/tools/hive-trace" check "$tmp/trace.log" --expect-tasks "$expect" 
 # The pictures: the Chrome trace is JSON whose task slices carry mix's own
 # function names (symbolised from the program, relocated or not), as many as
 # there were tasks; the SVG is well-formed XML.
-case "$where" in
-  host) nm=nm ;;
-  *aarch64*) nm=aarch64-linux-gnu-nm ;;
-  *riscv64*) nm=riscv64-unknown-elf-nm ;;
+# A board's nm is its arch's (board.cmake's HIVE_ARCH; the name need not say).
+arch=host
+[ "$where" = host ] ||
+  arch=$(sed -nE 's/^[[:space:]]*set\(HIVE_ARCH[[:space:]]+([^[:space:])]+).*/\1/p' "$src/boards/$where/board.cmake")
+case "$arch" in
+  aarch64) nm=aarch64-linux-gnu-nm ;;
+  riscv64) nm=riscv64-unknown-elf-nm ;;
   *) nm=nm ;;
 esac
 python3 "$src/tools/hive-trace" convert "$tmp/trace.log" --elf "$prog" --nm "$nm" --out "$tmp/trace" \
