@@ -51,8 +51,8 @@ const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_
 /*
  * How many cores to run. The chip always has four, but the launcher may ask
  * for fewer: QEMU's raspi3b accepts no -smp but 4, so the qemu script passes
- * "cores=N" on the semihosting command line and the cores beyond N stay in
- * the spin table. With no semihosting (a real board), all four.
+ * "cores=N" on the semihosting command line, and the cores beyond N are
+ * parked for good. With no semihosting (a real board), all four.
  */
 static unsigned cores_wanted(void)
 {
@@ -72,9 +72,15 @@ static unsigned cores_wanted(void)
 
 int board_start_core(uintptr_t hw_id, unsigned id)
 {
-    if (id >= cores_wanted())
+    uintptr_t release = SPIN_TABLE_BASE + 8 * hw_id;
+    if (id >= cores_wanted()) {
+        /* Absent to hive; and out of the armstub's WFE loop into a WFI,
+         * since QEMU's WFE does not sleep: a core left in the spin table
+         * would keep a host thread busy all run. */
+        spin_table_park(release);
         return -1;
-    return spin_table_start(SPIN_TABLE_BASE + 8 * hw_id, id);
+    }
+    return spin_table_start(release, id);
 }
 
 /* ---- exit: semihosting SYS_EXIT carries the status to QEMU's exit code ---- */

@@ -21,4 +21,10 @@
  * turns it off on this core for one store: see spin_table_entry.S). */
 int spin_table_start(uintptr_t release, unsigned id);
 
+/* Release the core on `release` into a WFI loop with every exception
+ * masked, for good: a core hive leaves unused. The firmware's loop waits in
+ * WFE, which QEMU does not sleep in (each parked vCPU takes a whole host
+ * thread); WFI it does. Same conditions as spin_table_start. */
+void spin_table_park(uintptr_t release);
+
 #endif

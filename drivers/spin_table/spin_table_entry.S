@@ -22,6 +22,19 @@ spin_table_entries:
     .size spin_table_entries, . - spin_table_entries
 
 /*
+ * spin_table_halt: where an unused core goes (spin_table_park), at the EL
+ * and with the MMU state the firmware left it in: nothing is touched but
+ * DAIF. WFI ends on a pending interrupt even while masked, hence the loop.
+ */
+    .global spin_table_halt
+    .type spin_table_halt, %function
+spin_table_halt:
+    msr     daifset, #0xf
+1:  wfi
+    b       1b
+    .size spin_table_halt, . - spin_table_halt
+
+/*
  * spin_table_store_physical(address x0, value x1): one 64-bit store to a
  * physical address that hive's identity map leaves unmapped - the release
  * words sit in page 0, which stays unmapped so that a null pointer faults.
