@@ -6,5 +6,6 @@
 # status 1, no hang. (The regex's "." stands for the line's ";", which
 # would split the argument list.)
 hive_add_image(entry_el3 entry_test.c ${HIVE_TEST_HARNESS})
+target_link_libraries(entry_el3 PRIVATE hive_internal)
 hive_board_run(entry_el3_elf entry_el3 4 HIVE_QEMU_ELF=1 TIMEOUT 30
   --expect-fail "^hive: entered at EL3. hive runs at EL2 or EL1$")
