@@ -8,7 +8,8 @@
  *                   cores the board can have: it sizes every per-core array),
  *                   HIVE_IRQ_LINES (device lines, if fewer than 1024), and the
  *                   arch's options for this board (riscv64: HIVE_TIMEBASE_HZ,
- *                   HIVE_RISCV_SSTC)
+ *                   HIVE_RISCV_SSTC), and HIVE_RAW_IMAGE if its firmware
+ *                   loads a raw binary (NAME.img beside every NAME.elf)
  *   memory.ld       RAM and where the image goes (the memory map, below)
  *   CMakeLists.txt  the board's sources, and the drivers it uses
  *   qemu            the QEMU command line: qemu IMAGE CORES [QEMU ARGS...]
