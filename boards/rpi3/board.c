@@ -128,19 +128,19 @@ void board_irq_complete(uint32_t claim)
     bcm2836_local_intc_complete(claim);
 }
 
-/* ---- test interrupt: the local controller's own timer ---- */
+/* ---- test interrupt: mailbox 1 of the local controller (line 5) ---- */
 
 int board_test_irq(void)
 {
-    return bcm2836_local_timer_test_irq();
+    return bcm2836_local_intc_test_irq();
 }
 
 void board_test_irq_raise(void)
 {
-    bcm2836_local_timer_raise();
+    bcm2836_local_intc_test_raise();
 }
 
 void board_test_irq_ack(void)
 {
-    bcm2836_local_timer_ack();
+    bcm2836_local_intc_test_ack();
 }

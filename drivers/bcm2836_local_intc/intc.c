@@ -1,8 +1,14 @@
 /* The BCM2836 local controller as interrupt controller: see bcm2836_local_intc.h. */
+#include <stdatomic.h>
+
 #include "drivers/bcm2836_local_intc/regs.h"
+#include "hive/spinlock.h"
 #include "kernel/kernel.h"
 
 const struct bcm2836_local_intc_config *bcm2836_cfg;
+/* Serialises route's read-modify-writes (a core's mailbox control also
+ * holds its doorbell's enable; the local timer's control, its count). */
+static struct hive_spinlock route_lock = HIVE_SPINLOCK_INIT;
 
 /* The controller's number for a logical core: MPIDR Aff0. */
 static unsigned hw_core(unsigned core)
@@ -41,12 +47,44 @@ void bcm2836_local_intc_init_cpu(unsigned core)
     *bcm2836_reg(TIMER_CTL(hw)) = SRC_CNTVIRQ;    /* CNTV: IRQ */
 }
 
+static void route_local_timer(unsigned hw, bool on)
+{
+    *bcm2836_reg(LOCAL_TIMER_ROUTE) = hw;               /* IRQ (bit 2 clear) */
+    /* The interrupt enable only; the count and the pending flag (read-only
+     * on the chip; QEMU 7.2 takes it from the write) written back as read. */
+    uint32_t ctl = *bcm2836_reg(LOCAL_TIMER_CTL);
+    *bcm2836_reg(LOCAL_TIMER_CTL) = on ? ctl | LOCAL_TIMER_INTEN : ctl & ~LOCAL_TIMER_INTEN;
+}
+
+static void route_mailbox1(unsigned hw, bool on)
+{
+    /* relaxed: route_lock orders every writer. */
+    unsigned old = atomic_load_explicit(&bcm2836_mailbox1_core, memory_order_relaxed);
+    *bcm2836_reg(MAILBOX_CTL(old)) &= ~(1u << 1);
+    if (!on)
+        return;
+    /* A raise still pending on the core it was routed to moves with it. */
+    uint32_t pending = *bcm2836_reg(MAILBOX_CLR(old, 1));
+    if (pending && old != hw) {
+        *bcm2836_reg(MAILBOX_CLR(old, 1)) = pending;
+        *bcm2836_reg(MAILBOX_SET(hw, 1)) = pending;
+    }
+    /* release: pairs with the acquire loads in test_irq.c's raise and ack. */
+    atomic_store_explicit(&bcm2836_mailbox1_core, hw, memory_order_release);
+    *bcm2836_reg(MAILBOX_CTL(hw)) |= 1u << 1;           /* mailbox 1: IRQ */
+}
+
 int bcm2836_local_intc_route(unsigned line, unsigned core, bool on)
 {
-    if (line != BCM2836_LINE_LOCAL_TIMER)
+    if (line != BCM2836_LINE_LOCAL_TIMER && line != BCM2836_LINE_MAILBOX1)
         return -1;
-    *bcm2836_reg(LOCAL_TIMER_ROUTE) = hw_core(core);     /* IRQ (bit 2 clear) */
-    bcm2836_local_timer_set_routed(on);
+    unsigned hw = hw_core(core);
+    unsigned long irq = hive_spin_lock(&route_lock);
+    if (line == BCM2836_LINE_LOCAL_TIMER)
+        route_local_timer(hw, on);
+    else
+        route_mailbox1(hw, on);
+    hive_spin_unlock(&route_lock, irq);
     return 0;
 }
 
@@ -73,6 +111,8 @@ int bcm2836_local_intc_claim(uint32_t *claim)
     }
     if (src & SRC_CNTVIRQ)
         return HIVE_IRQ_TIMER;
+    if (src & SRC_MAILBOX1)
+        return (int)BCM2836_LINE_MAILBOX1;
     if (src & SRC_LOCAL_TIMER)
         return (int)BCM2836_LINE_LOCAL_TIMER;
     if (src)

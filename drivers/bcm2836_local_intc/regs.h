@@ -20,23 +20,21 @@
 /* Bits of TIMER_CTL (IRQ enables; +4: FIQ) and of IRQ_SOURCE. */
 #define SRC_CNTVIRQ         (1u << 3)
 #define SRC_MAILBOX0        (1u << 4)
+#define SRC_MAILBOX1        (1u << BCM2836_LINE_MAILBOX1)
 #define SRC_LOCAL_TIMER     (1u << BCM2836_LINE_LOCAL_TIMER)
 
 #define LOCAL_TIMER_FLAG    (1u << 31)  /* CTL: pending (read-only); ACK: clear it */
-#define LOCAL_TIMER_RELOAD  (1u << 30)  /* ACK: restart the count */
 #define LOCAL_TIMER_INTEN   (1u << 29)
-#define LOCAL_TIMER_ENABLE  (1u << 28)
 
 #define CORES               4
 
 extern const struct bcm2836_local_intc_config *bcm2836_cfg;
+/* The controller's core number mailbox 1 is routed to (test_irq.c). */
+extern _Atomic unsigned bcm2836_mailbox1_core;
 
 static inline volatile uint32_t *bcm2836_reg(unsigned off)
 {
     return (volatile uint32_t *)(bcm2836_cfg->base + off);
 }
-
-/* Local timer register writes (local_timer.c), under its lock. */
-void bcm2836_local_timer_set_routed(bool on);
 
 #endif
