@@ -158,7 +158,9 @@ inline PORT_WAIT() {
      if
      :: old -> break
      :: else ->
-        sleeping[me] = 1;                         /* store sleeping (relaxed) */
+        d_step {                                  /* store sleeping (relaxed) */
+          sleeping[me] = 1; printf("W%d: sleeping\n", me)
+        };
         /* fence */
         if
         :: wake[me] -> skip                       /* load wake (relaxed) */
@@ -198,7 +200,8 @@ inline NOTIFY() {
           od;
           old = pmask; pmask = pmask & ~(1 << b); /* fetch_and(~mask) */
           if
-          :: old & (1 << b) -> bits = 0           /* ours */
+          :: old & (1 << b) -> bits = 0;          /* ours */
+             printf("P%d claims W%d\n", _pid, b)
           :: else -> REACHED(1)                   /* another waker won it */
              bits = old & ~(1 << b); b = NW
           fi
@@ -222,6 +225,7 @@ inline START_SEARCH() {
     if
     :: 2 * se >= NW -> REACHED(3) skip            /* half the workers search */
     :: else -> se++; srch = 1;                    /* then a fence */
+       printf("W%d searches\n", me);
        if :: se == 2 -> REACHED(20) skip :: else -> skip fi
     fi
   }
@@ -231,7 +235,8 @@ inline START_SEARCH() {
 inline STOP_SEARCHING() {
   d_step {                                        /* atomic_fetch_sub */
     assert(se > 0);                               /* "searching count underflow" */
-    srch = 0; last = se == 1; se--
+    srch = 0; last = se == 1; se--;
+    printf("W%d found work, stops searching (last: %d)\n", me, last)
   };
 #ifndef BUG_NO_HANDOFF
   if
@@ -257,7 +262,9 @@ inline TAKE_GLOBAL() {
      d_step {                                     /* hive_global_pop_batch (locked) */
        if :: glen < n -> n = glen :: else -> skip fi;
        glen = glen - n;
-       if :: n > 0 -> t = COUNTED; priv = priv + n - 1 /* the rest: w->batch */
+       if
+       :: n > 0 -> t = COUNTED; priv = priv + n - 1; /* the rest: w->batch */
+          printf("W%d takes %d task(s) from the global queue\n", me, n)
        :: else -> skip
        fi;
        n = 0
@@ -276,7 +283,11 @@ inline STEAL_FROM(v) {
     if
     :: (pmask >> v) & 1 -> REACHED(5) skip        /* hint: parked, skip it */
     :: else ->
-       if :: fj[v] > 0 -> fj[v]--; t = GROUP :: else -> skip fi
+       if
+       :: fj[v] > 0 -> fj[v]--; t = GROUP;
+          printf("W%d steals a group task from W%d\n", me, v)
+       :: else -> skip
+       fi
     fi
   };
   if
@@ -292,7 +303,8 @@ inline STEAL_FROM(v) {
        :: ring[v] == 0 && !busy[v] -> n = 0       /* EMPTY */
        :: ring[v] > 0 && !busy[v] ->
           n = ring[v] - ring[v] / 2;              /* half, rounded up */
-          ring[v] = ring[v] - n; busy[v] = 1
+          ring[v] = ring[v] - n; busy[v] = 1;
+          printf("W%d claims %d task(s) of W%d's ring\n", me, n, v)
        fi
     fi
   };
@@ -399,7 +411,9 @@ inline OUTSTANDING_DONE() {
   };
   if
   :: last ->
-     done = 1;                                    /* atomic_store(&done, true) */
+     d_step {                                     /* atomic_store(&done, true) */
+       done = 1; printf("W%d: the run ends\n", me)
+     };
      i = 0;
      do
      :: i < NW && i != me -> WAKE(i); i++         /* every other core */
@@ -416,7 +430,8 @@ inline OUTSTANDING_DONE() {
 inline AWAIT_DONE() {
   d_step {                                        /* fetch_sub (release) */
     assert(pending > 0);
-    last = pending == 1 && gsleep; pending--
+    last = pending == 1 && gsleep; pending--;
+    printf("W%d: a group task done (wake the waiter: %d)\n", me, last)
   };
   if
   :: last -> REACHED(15)
@@ -438,7 +453,7 @@ inline RUN_SIMPLE() {
   if
   :: t == GROUP -> t = 0; AWAIT_DONE()            /* group.c: uncounted */
   :: t == COUNTED ->
-     t = 0;
+     d_step { t = 0; printf("W%d runs a task\n", me) };
      /* hive_spawn: count it (relaxed add), then the LIFO slot's previous
         task is published to the ring (hive_publish_spawn -> hive_publish).
         The add and the push are one step: the running task holds a count,
@@ -448,7 +463,8 @@ inline RUN_SIMPLE() {
      :: d_step {
           spawns > 0 -> spawns--;
           outstanding++;                          /* hive_outstanding_add */
-          ring[me]++                              /* hive_ring_push: store tail */
+          ring[me]++;                             /* hive_ring_push: store tail */
+          printf("W%d pushes a task to its ring\n", me)
         };
 #ifndef BUG_NO_RING_NOTIFY
         NOTIFY()
@@ -463,6 +479,7 @@ inline RUN_SIMPLE() {
      if
      :: d_step {
           inlong < NW - 1 -> inlong++;
+          printf("W%d runs a long task\n", me);
           if :: TAKEABLE > 0 -> REACHED(19) skip :: else -> skip fi
         };
         TAKEABLE == 0 || done;
@@ -491,7 +508,8 @@ inline IDLE_PARK() {
 #endif
     un--;
     if :: srch -> se-- :: else -> skip fi;
-    srch = 0                                      /* w->searching = false (later in C) */
+    srch = 0;                                     /* w->searching = false (later in C) */
+    printf("W%d parks (last searcher: %d)\n", me, last)
   };
 #ifndef BUG_NO_RESCAN
   if
@@ -538,7 +556,8 @@ inline IDLE_UNPARK() {
   pmask = pmask & ~(1 << me);                     /* fetch_and: clear our bit */
   d_step {                                        /* fetch_add, then a fence */
     assert(un < NW && se < NW);                   /* "idle count overflow" */
-    un++; se++; srch = 1
+    un++; se++; srch = 1;
+    printf("W%d unparks, searching\n", me)
   }
 }
 
@@ -615,7 +634,9 @@ inline GROUP_AND_WAIT() {
   :: gi < NGROUP ->
      gi++;
      pending++;                                   /* fetch_add (relaxed) */
-     fj[me]++;                                    /* hive_deque_push: store bottom */
+     d_step {                                     /* hive_deque_push: store bottom */
+       fj[me]++; printf("W%d pushes a group task to its deque\n", me)
+     };
      NOTIFY()                                     /* hive_publish(FORKJOIN) */
   :: else -> break
   od;
@@ -636,7 +657,8 @@ inline GROUP_AND_WAIT() {
            d_step {                               /* announce: its load and CAS */
              if
              :: pending == 0 || gsleep -> REACHED(17) ok = 0
-             :: else -> gsleep = 1; ok = 1
+             :: else -> gsleep = 1; ok = 1;
+                printf("W%d waits for the group: sleeping on its count\n", me)
              fi
            };
            if
@@ -709,7 +731,9 @@ proctype Outside() {
        if :: outstanding == 0 -> REACHED(13) skip :: else -> skip fi;
        outstanding++
      };
-     glen++;                                      /* hive_global_push (locked) */
+     d_step {                                     /* hive_global_push (locked) */
+       glen++; printf("P%d (outside) pushes a task to the global queue\n", _pid)
+     };
      /* fence */
      if
      :: running ->                                /* atomic_load(&phase) */
