@@ -8,9 +8,11 @@
  * scheduler tests and apps/demo run: hive_join per fib call and per sort
  * split, a hive_group per N-Queens position (coarser here than in the tests:
  * tasks in the first WL_QUEENS_TASK_ROWS rows only), hive_spawn for the
- * independent tasks. A timed run is one whole hive_run(), so it includes
- * starting and joining the worker threads; the `empty` row says how much
- * that is.
+ * independent tasks, and (bench/uts_hive.c, bench/skynet_hive.c) a
+ * hive_group per UTS node and per skynet node. A timed run is one whole
+ * hive_run(), so it includes starting and joining the worker threads; the
+ * `empty` row says how much that is. After each timed run an S line gives the
+ * run's totals from hive_stats_last(): steals, stolen tasks, parks.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, under -std=c11 */
 
@@ -35,6 +37,15 @@ static void run_hive(void (*entry)(void *), void *arg, unsigned threads, struct 
         fprintf(stderr, "sched_bench: hive_run: %s\n", hive_strerror(rc));
         run_ok = 0;
     }
+    const struct hive_core_stats *t = &hive_stats_last()->total;
+    snprintf(r->stats, sizeof r->stats,
+             "tasks_run %llu steal_attempts %llu steals %llu stolen_tasks %llu parks %llu "
+             "wait_parks %llu wakes %llu global_pulls %llu overflows %llu",
+             (unsigned long long)t->tasks_run, (unsigned long long)t->steal_attempts,
+             (unsigned long long)t->steals, (unsigned long long)t->stolen_tasks,
+             (unsigned long long)t->parks, (unsigned long long)t->wait_parks,
+             (unsigned long long)t->wakes, (unsigned long long)t->global_pulls,
+             (unsigned long long)t->overflows);
     if (print_stats)
         hive_stats_print(hive_stats_last());
 }
@@ -123,6 +134,23 @@ static int run_hive_wl(int w, unsigned threads, size_t size, struct sb_result *r
         r->tasks = size;
         run_ok &= wl_spawn_run_ok(&spawns);
         break;
+    case SB_UTS_T1:
+    case SB_UTS_T3: {
+        struct uts_run u;
+        memset(&u, 0, sizeof u);
+        u.tree = w == SB_UTS_T1 ? uts_t1((unsigned)size) : uts_t3((unsigned)size);
+        run_hive(uts_task, &u, threads, r);
+        r->tasks = u.nodes;
+        run_ok &= u.err == HIVE_OK && u.nodes == uts_expect(&u.tree);
+        break;
+    }
+    case SB_SKYNET: {
+        struct skynet_run k = {size, 0, HIVE_OK};
+        run_hive(skynet_task, &k, threads, r);
+        r->tasks = skynet_nodes(size) - 1;
+        run_ok &= k.err == HIVE_OK && k.sum == skynet_expect(size);
+        break;
+    }
     default:
         return 0;
     }
@@ -130,45 +158,19 @@ static int run_hive_wl(int w, unsigned threads, size_t size, struct sb_result *r
     return 1;
 }
 
+/* The serial baselines: sched_bench.h's, and spawn's task bodies of
+ * workloads/spawn.c called through a pointer, as hive runs them. */
 static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result *r)
 {
     (void)threads;
+    if (w != SB_SPAWN)
+        return sb_run_serial(w, size, r, &sortbuf);
+    spawn_prepare(size);
     double t0 = sb_now();
-    switch (w) {
-    case SB_FIB: {
-        t0 = sb_now();
-        uint64_t v = wl_fib_serial((unsigned)size);
-        r->secs = sb_now() - t0;
-        r->tasks = wl_fib_forks((unsigned)size); /* as forked elsewhere */
-        r->ok = v == wl_fib_ref((unsigned)size);
-        break;
-    }
-    case SB_SORT:
-        sb_sort_fill(&sortbuf, size);
-        t0 = sb_now();
-        wl_msort_serial(sortbuf.a, sortbuf.tmp, size);
-        r->secs = sb_now() - t0;
-        r->tasks = wl_msort_forks(size);
-        r->ok = sb_sort_ok(&sortbuf);
-        break;
-    case SB_QUEENS: {
-        uint64_t v = wl_queens_serial((unsigned)size, 0, wl_queens_empty());
-        r->secs = sb_now() - t0;
-        r->tasks = sb_queens_tasks((unsigned)size);
-        r->ok = v == wl_queens_expect((unsigned)size);
-        break;
-    }
-    case SB_SPAWN:
-        spawn_prepare(size);
-        t0 = sb_now();
-        wl_spawn_serial(&spawns);
-        r->secs = sb_now() - t0;
-        r->tasks = size;
-        r->ok = wl_spawn_ok(spawns.hit, size);
-        break;
-    default:
-        return 0;
-    }
+    wl_spawn_serial(&spawns);
+    r->secs = sb_now() - t0;
+    r->tasks = size;
+    r->ok = wl_spawn_ok(spawns.hit, size);
     return 1;
 }
 

@@ -3,6 +3,8 @@
  *   sched_bench       hive, and the serial baselines (`sched_bench serial`)
  *   sched_bench_tbb   oneTBB (C++)
  *   sched_bench_omp   OpenMP tasks, built twice: gcc/libgomp and clang/libomp
+ *   bench/rayon       Rayon (Rust), and a serial Rust baseline: the same
+ *                     workloads, options and output, in Rust (src/main.rs)
  *
  * One runtime per process: an idle OpenMP or TBB team spins for a while
  * after its work, and on a 2-core machine that would be timed against the
@@ -30,10 +32,19 @@
  *           (workloads/nqueens.h, WL_QUEENS_TASK_ROWS)
  *   spawn   n independent tasks spawned by one task, then all awaited
  *           (workloads/spawn.h)
+ *   uts-t1  UTS's tree T1 (geometric, 4,130,071 nodes), a task per node;
+ *           size: its depth limit, 10 (uts.h)
+ *   uts-t3  UTS's tree T3 (binomial, 4,112,897 nodes), a task per node;
+ *           size: the root's branching, 2000 (uts.h)
+ *   skynet  a 10-ary tree of tasks over n leaves summing their numbers;
+ *           size: the leaves, 10^6 (skynet.h)
  * and checks every result: a wrong one prints FAILED and the exit status is 1.
  *
  * Output, one line per timed run (bench/sched_report.py reads them):
  *   R <runtime> <workload> <threads> <seconds> <size> <tasks> ok|FAILED
+ * where tasks is the forks (fib, sort), the tasks (queens, spawn, skynet) or
+ * the nodes (uts) of the run; a runtime may follow it with its own counters:
+ *   S <runtime> <workload> <threads> <name> <value> [<name> <value>]...
  * Plain C, also compiled as C++ (casts on malloc, no designated initialisers).
  */
 #ifndef HIVE_BENCH_SCHED_BENCH_H
@@ -50,8 +61,15 @@
 #include "workloads/nqueens.h"
 #include "workloads/spawn.h"
 
-enum sb_wl { SB_EMPTY, SB_FIB, SB_FIB_TG, SB_SORT, SB_QUEENS, SB_SPAWN, SB_NWL };
-static const char *const sb_wl_name[SB_NWL] = {"empty", "fib", "fib-tg", "sort", "queens", "spawn"};
+#include "skynet.h"
+#include "uts.h"
+
+enum sb_wl {
+    SB_EMPTY, SB_FIB, SB_FIB_TG, SB_SORT, SB_QUEENS, SB_SPAWN, SB_UTS_T1, SB_UTS_T3, SB_SKYNET,
+    SB_NWL
+};
+static const char *const sb_wl_name[SB_NWL] = {"empty", "fib",    "fib-tg", "sort",  "queens",
+                                               "spawn", "uts-t1", "uts-t3", "skynet"};
 
 #define SB_MAX_THREADS 64
 
@@ -67,6 +85,7 @@ struct sb_result {
     double secs;
     uint64_t tasks;
     int ok;
+    char stats[256]; /* the runtime's counters, "name value ...", printed as an S line */
 };
 
 static inline double sb_now(void)
@@ -113,13 +132,69 @@ static inline uint64_t sb_queens_tasks(unsigned n)
     return wl_queens_tasks(n, WL_QUEENS_TASK_ROWS, 0, wl_queens_empty());
 }
 
+/* ---- the serial baselines --------------------------------------------------- */
+
+/* One run of workload w without a scheduler: the same kernels, plain calls
+ * (a program's `serial` mode; spawn is the program's own, and empty has none).
+ * Returns 0 if w has no serial version here. */
+static inline int sb_run_serial(int w, size_t size, struct sb_result *r, struct sb_sortbuf *sort)
+{
+    double t0 = sb_now();
+    switch (w) {
+    case SB_FIB: {
+        uint64_t v = wl_fib_serial((unsigned)size);
+        r->secs = sb_now() - t0;
+        r->tasks = wl_fib_forks((unsigned)size); /* as forked elsewhere */
+        r->ok = v == wl_fib_ref((unsigned)size);
+        break;
+    }
+    case SB_SORT:
+        sb_sort_fill(sort, size);
+        t0 = sb_now();
+        wl_msort_serial(sort->a, sort->tmp, size);
+        r->secs = sb_now() - t0;
+        r->tasks = wl_msort_forks(size);
+        r->ok = sb_sort_ok(sort);
+        break;
+    case SB_QUEENS: {
+        uint64_t v = wl_queens_serial((unsigned)size, 0, wl_queens_empty());
+        r->secs = sb_now() - t0;
+        r->tasks = sb_queens_tasks((unsigned)size);
+        r->ok = v == wl_queens_expect((unsigned)size);
+        break;
+    }
+    case SB_UTS_T1:
+    case SB_UTS_T3: {
+        struct uts_tree t = w == SB_UTS_T1 ? uts_t1((unsigned)size) : uts_t3((unsigned)size);
+        uint64_t expect = uts_expect(&t); /* before the clock: it may count serially */
+        t0 = sb_now();
+        uint64_t v = uts_serial(&t);
+        r->secs = sb_now() - t0;
+        r->tasks = v;
+        r->ok = v == expect;
+        break;
+    }
+    case SB_SKYNET: {
+        uint64_t v = skynet_serial(0, size);
+        r->secs = sb_now() - t0;
+        r->tasks = skynet_nodes(size) - 1;
+        r->ok = v == skynet_expect(size);
+        break;
+    }
+    default:
+        return 0;
+    }
+    return 1;
+}
+
 /* ---- options and the main loop ------------------------------------------------ */
 
 static inline void sb_usage(const char *prog)
 {
     fprintf(stderr,
             "usage: %s [--threads 1,2] [--reps R] [--fib N] [--sort N] [--queens N] "
-            "[--spawn N] [--only WORKLOAD] [--smoke] [--no-warmup]\n",
+            "[--spawn N] [--uts-t1 DEPTH] [--uts-t3 ROOT_BRANCHING] [--skynet LEAVES] "
+            "[--only WORKLOAD] [--smoke] [--no-warmup]\n",
             prog);
     exit(2);
 }
@@ -135,6 +210,9 @@ static inline void sb_parse(int argc, char **argv, struct sb_opts *o)
     o->size[SB_SORT] = 1000000;
     o->size[SB_QUEENS] = 12; /* 11 is about 1 ms serial here: too short to time */
     o->size[SB_SPAWN] = 1000000;
+    o->size[SB_UTS_T1] = 10;   /* the published T1 */
+    o->size[SB_UTS_T3] = 2000; /* the published T3 */
+    o->size[SB_SKYNET] = 1000000;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -144,6 +222,9 @@ static inline void sb_parse(int argc, char **argv, struct sb_opts *o)
             o->size[SB_SORT] = 5000;
             o->size[SB_QUEENS] = 7;
             o->size[SB_SPAWN] = 2000;
+            o->size[SB_UTS_T1] = 5;  /* 3,987 nodes */
+            o->size[SB_UTS_T3] = 20; /* 6,213 nodes */
+            o->size[SB_SKYNET] = 1000;
             continue;
         }
         if (strcmp(a, "--no-warmup") == 0) {
@@ -173,13 +254,20 @@ static inline void sb_parse(int argc, char **argv, struct sb_opts *o)
             o->size[SB_QUEENS] = strtoul(v, NULL, 10);
         } else if (strcmp(a, "--spawn") == 0) {
             o->size[SB_SPAWN] = (size_t)strtod(v, NULL);
+        } else if (strcmp(a, "--uts-t1") == 0) {
+            o->size[SB_UTS_T1] = strtoul(v, NULL, 10);
+        } else if (strcmp(a, "--uts-t3") == 0) {
+            o->size[SB_UTS_T3] = strtoul(v, NULL, 10);
+        } else if (strcmp(a, "--skynet") == 0) {
+            o->size[SB_SKYNET] = (size_t)strtod(v, NULL);
         } else if (strcmp(a, "--only") == 0) {
             only = v;
         } else {
             sb_usage(argv[0]);
         }
     }
-    if (o->size[SB_FIB] > 60 || o->size[SB_QUEENS] > WL_QUEENS_MAX || o->size[SB_QUEENS] < 1)
+    if (o->size[SB_FIB] > 60 || o->size[SB_QUEENS] > WL_QUEENS_MAX || o->size[SB_QUEENS] < 1 ||
+        o->size[SB_UTS_T1] > 20 || o->size[SB_UTS_T3] > 100000 || !skynet_size_ok(o->size[SB_SKYNET]))
         sb_usage(argv[0]);
     for (int w = 0; only && w < SB_NWL; w++)
         if (strcmp(only, sb_wl_name[w]) != 0)
@@ -194,6 +282,12 @@ static inline size_t sb_warm_size(int w, size_t n)
         return n > 8 ? n - 4 : n;
     if (w == SB_QUEENS)
         return n > 8 ? n - 2 : n;
+    if (w == SB_UTS_T1) /* a quarter of the nodes per level less: about 1/64 */
+        return n > 4 ? n - 3 : n;
+    if (w == SB_UTS_T3) /* T3's bulk hangs below a few of the root's children */
+        return n / 20 + 1;
+    if (w == SB_SKYNET)
+        return n >= 1000 ? n / 100 : n;
     return n / 4 + 1;
 }
 
@@ -227,6 +321,8 @@ static inline int sb_loop(const struct sb_opts *o, const char *runtime,
                     break;
                 printf("R %s %s %u %.9f %zu %llu %s\n", runtime, sb_wl_name[w], o->threads[ti],
                        r.secs, o->size[w], (unsigned long long)r.tasks, r.ok ? "ok" : "FAILED");
+                if (r.stats[0])
+                    printf("S %s %s %u %s\n", runtime, sb_wl_name[w], o->threads[ti], r.stats);
                 fflush(stdout);
                 failed |= !r.ok;
             }

@@ -7,10 +7,16 @@
  *   hive_join    -> omp task for the forked half + taskwait (fib, sort)
  *   hive_group   -> a task per child + taskwait (queens)
  *   hive_spawn   -> omp task in a loop from one task, then taskwait (spawn)
+ *   hive_group   -> a task per child + taskwait (uts-t1, uts-t3, skynet)
  * A timed run is one `parallel num_threads(threads)` region whose `single`
  * thread runs the root; the team's threads are pooled between regions.
  * Both runtimes throttle task creation (a task is run at once, undeferred,
  * when too many are queued): that is part of what `omp task` costs.
+ *
+ * `sched_bench_omp_llvm serial` runs the serial baselines (sched_bench.h's)
+ * compiled by clang, runtime "serial-clang": clang and gcc do not compile the
+ * leaf code (the sort's loops, SHA-1) to the same speed, so libomp's times
+ * are also given over this baseline.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, under -std=c11 */
 
@@ -20,8 +26,10 @@
 
 #ifdef __clang__
 #define RUNTIME "omp-llvm"
+#define SERIAL "serial-clang"
 #else
 #define RUNTIME "omp-gcc"
+#define SERIAL "serial-gcc-omp"
 #endif
 
 static uint64_t fib_omp(unsigned n)
@@ -69,6 +77,53 @@ static uint64_t queens_omp(unsigned n, unsigned row, struct wl_queens_pos p)
     return sum;
 }
 
+static uint64_t uts_omp(const struct uts_tree *t, const struct uts_node *n)
+{
+    unsigned k = uts_num_children(t, n);
+    if (k == 0)
+        return 1;
+    uint64_t inline_counts[UTS_INLINE_CHILDREN];
+    uint64_t *count = inline_counts;
+    if (k > UTS_INLINE_CHILDREN) {
+        count = malloc(k * sizeof *count);
+        if (!count)
+            exit(1);
+    }
+    for (unsigned i = 0; i < k; i++) {
+        uint64_t *c = &count[i];
+#pragma omp task
+        {
+            struct uts_node child;
+            uts_child(n, i, &child);
+            *c = uts_omp(t, &child);
+        }
+    }
+#pragma omp taskwait
+    uint64_t sum = 1;
+    for (unsigned i = 0; i < k; i++)
+        sum += count[i];
+    if (count != inline_counts)
+        free(count);
+    return sum;
+}
+
+static uint64_t skynet_omp(uint64_t num, uint64_t size)
+{
+    if (size == 1)
+        return num;
+    uint64_t sum[SKYNET_FANOUT], sub = size / SKYNET_FANOUT;
+    for (unsigned i = 0; i < SKYNET_FANOUT; i++) {
+        uint64_t *s = &sum[i];
+#pragma omp task
+        *s = skynet_omp(num + i * sub, sub);
+    }
+#pragma omp taskwait
+    uint64_t total = 0;
+    for (unsigned i = 0; i < SKYNET_FANOUT; i++)
+        total += sum[i];
+    return total;
+}
+
 static struct sb_sortbuf sortbuf;
 static unsigned char *hits;
 
@@ -80,6 +135,10 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
         return 0;
     if (w == SB_SORT)
         sb_sort_fill(&sortbuf, size);
+    struct uts_tree tree = w == SB_UTS_T1 ? uts_t1(n) : uts_t3(n);
+    uint64_t expect = 0;
+    if (w == SB_UTS_T1 || w == SB_UTS_T3)
+        expect = uts_expect(&tree); /* before the clock: it may count serially */
     if (w == SB_SPAWN) {
         free(hits);
         hits = calloc(size, 1);
@@ -102,6 +161,12 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
                 hits[i]++;
             }
 #pragma omp taskwait
+        } else if (w == SB_UTS_T1 || w == SB_UTS_T3) {
+            struct uts_node root;
+            uts_root(&tree, &root);
+            v = uts_omp(&tree, &root);
+        } else if (w == SB_SKYNET) {
+            v = skynet_omp(0, size);
         }
     }
     r->secs = sb_now() - t0;
@@ -125,13 +190,53 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
         r->tasks = size;
         r->ok = wl_spawn_ok(hits, size);
         break;
+    case SB_UTS_T1:
+    case SB_UTS_T3:
+        r->tasks = v;
+        r->ok = v == expect;
+        break;
+    case SB_SKYNET:
+        r->tasks = skynet_nodes(size) - 1;
+        r->ok = v == skynet_expect(size);
+        break;
     }
+    return 1;
+}
+
+/* spawn's task body, called through a pointer by the serial baseline. */
+static void mark(unsigned char *hit)
+{
+    (*hit)++;
+}
+
+static int run_serial(int w, unsigned threads, size_t size, struct sb_result *r)
+{
+    (void)threads;
+    if (w != SB_SPAWN)
+        return sb_run_serial(w, size, r, &sortbuf);
+    free(hits);
+    hits = calloc(size, 1);
+    if (!hits)
+        exit(1);
+    /* volatile: a real indirect call per task, as a scheduler makes. */
+    void (*volatile fn)(unsigned char *) = mark;
+    double t0 = sb_now();
+    for (size_t i = 0; i < size; i++)
+        fn(&hits[i]);
+    r->secs = sb_now() - t0;
+    r->tasks = size;
+    r->ok = wl_spawn_ok(hits, size);
     return 1;
 }
 
 int main(int argc, char **argv)
 {
     struct sb_opts o;
+    if (argc > 1 && strcmp(argv[1], "serial") == 0) {
+        sb_parse(argc - 1, argv + 1, &o);
+        o.threads[0] = 1, o.nthreads = 1;
+        return sb_loop(&o, SERIAL, run_serial);
+    }
     sb_parse(argc, argv, &o);
     omp_set_dynamic(0); /* exactly the threads asked for */
     return sb_loop(&o, RUNTIME, run_omp);

@@ -7,6 +7,7 @@
  *   (fib again)       -> tbb::task_group run + wait ("fib-tg")
  *   hive_group        -> tbb::task_group (queens)
  *   hive_spawn        -> tbb::task_group::run from one task, then wait (spawn)
+ *   hive_group        -> tbb::task_group per node (uts-t1, uts-t3, skynet)
  * A timed run is one task_arena::execute() on an arena of exactly `threads`
  * slots (the caller's plus threads-1 workers), made once and kept, as an
  * application would.
@@ -71,6 +72,51 @@ static uint64_t queens_tbb(unsigned n, unsigned row, struct wl_queens_pos p)
     return sum;
 }
 
+static uint64_t uts_tbb(const struct uts_tree *t, const struct uts_node *n)
+{
+    unsigned k = uts_num_children(t, n);
+    if (k == 0)
+        return 1;
+    uint64_t inline_counts[UTS_INLINE_CHILDREN];
+    std::unique_ptr<uint64_t[]> heap;
+    uint64_t *count = inline_counts;
+    if (k > UTS_INLINE_CHILDREN) {
+        heap.reset(new uint64_t[k]);
+        count = heap.get();
+    }
+    tbb::task_group g;
+    for (unsigned i = 0; i < k; i++) {
+        uint64_t *c = &count[i];
+        g.run([=] {
+            struct uts_node child;
+            uts_child(n, i, &child);
+            *c = uts_tbb(t, &child);
+        });
+    }
+    g.wait();
+    uint64_t sum = 1;
+    for (unsigned i = 0; i < k; i++)
+        sum += count[i];
+    return sum;
+}
+
+static uint64_t skynet_tbb(uint64_t num, uint64_t size)
+{
+    if (size == 1)
+        return num;
+    uint64_t sum[SKYNET_FANOUT], sub = size / SKYNET_FANOUT;
+    tbb::task_group g;
+    for (unsigned i = 0; i < SKYNET_FANOUT; i++) {
+        uint64_t *s = &sum[i];
+        g.run([=] { *s = skynet_tbb(num + i * sub, sub); });
+    }
+    g.wait();
+    uint64_t total = 0;
+    for (unsigned i = 0; i < SKYNET_FANOUT; i++)
+        total += sum[i];
+    return total;
+}
+
 static struct sb_sortbuf sortbuf;
 static std::unique_ptr<unsigned char[]> hits;
 static std::unique_ptr<tbb::task_arena> arenas[SB_MAX_THREADS + 1];
@@ -131,6 +177,28 @@ static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
         r->ok = wl_spawn_ok(hit, size);
         return 1;
     }
+    case SB_UTS_T1:
+    case SB_UTS_T3: {
+        struct uts_tree t = w == SB_UTS_T1 ? uts_t1((unsigned)size) : uts_t3((unsigned)size);
+        uint64_t expect = uts_expect(&t); /* before the clock: it may count serially */
+        t0 = sb_now();
+        arena.execute([&] {
+            struct uts_node root;
+            uts_root(&t, &root);
+            v = uts_tbb(&t, &root);
+        });
+        r->secs = sb_now() - t0;
+        r->tasks = v;
+        r->ok = v == expect;
+        return 1;
+    }
+    case SB_SKYNET:
+        t0 = sb_now();
+        arena.execute([&] { v = skynet_tbb(0, size); });
+        r->secs = sb_now() - t0;
+        r->tasks = skynet_nodes(size) - 1;
+        r->ok = v == skynet_expect(size);
+        return 1;
     }
     return 0;
 }

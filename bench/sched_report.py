@@ -1,58 +1,57 @@
 #!/usr/bin/env python3
-"""Turn the scheduler benchmark's raw lines into bench/results/sched.md and
-sched.svg (bench/run sched calls it).
+"""Turn the scheduler benchmark's raw lines into bench/results/sched.md,
+sched.svg and sched.json (bench/run sched calls it).
 
-    sched_report.py RAW MD SVG HEADER
+    sched_report.py RAW MD SVG HEADER [JSON META]
 
-RAW holds the programs' lines "R runtime workload threads seconds size tasks
-ok|FAILED" from every repetition; HEADER is a file of Markdown put first (the
-date, the machine, the load average). Figures are the median over the
-repetitions, with min and max, since the machine is shared and noisy. The SVG
-is written by hand: no plotting library is assumed.
+RAW holds the programs' lines from every repetition (bench/sched_bench.h):
+"R runtime workload threads seconds size tasks ok|FAILED", hive's counters
+"S runtime workload threads name value ...", the cores-free probe
+"M capacity X" and the load average "M load X" before each repetition, and
+callgrind's counts "C runtime workload n1 instr1 n2 instr2".
+HEADER is a file of Markdown put first (the date, the machine, the load
+average); META holds "key=value" lines (machine, commit, load) for the JSON.
+Figures are the median over the repetitions, with min and max, since the
+machine is shared and noisy. The SVG is written by hand: no plotting library
+is assumed.
+
+Each runtime's times are given over the serial gcc build and, where its
+compiler is another, over its own serial baseline too: libomp's over
+clang's (serial-clang), Rayon's over rustc's (serial-rust) - compilers differ
+on the leaf code (SHA-1 in UTS, the sort's loops) by more than some
+schedulers differ.
 """
+import json
+import math
 import statistics
 import sys
 from collections import defaultdict
 
 NAMES = {
     "serial": "serial (gcc)",
+    "serial-clang": "serial (clang)",
+    "serial-rust": "serial (rustc)",
     "hive": "hive",
     "tbb": "oneTBB",
     "omp-gcc": "OpenMP gcc/libgomp",
     "omp-llvm": "OpenMP clang/libomp",
+    "rayon": "Rayon",
 }
-ORDER = ["serial", "hive", "tbb", "omp-gcc", "omp-llvm"]
-SHORT = {"hive": "hive", "tbb": "TBB", "omp-gcc": "OMP gcc", "omp-llvm": "OMP llvm"}  # the SVG's labels
-WHAT = {  # the construct each runtime uses, per workload
+ORDER = ["serial", "serial-clang", "serial-rust", "hive", "tbb", "omp-gcc", "omp-llvm", "rayon"]
+SERIALS = ("serial", "serial-clang", "serial-rust")
+PEERS = [rt for rt in ORDER if rt not in SERIALS]
+OWN_SERIAL = {"hive": "serial", "tbb": "serial", "omp-gcc": "serial", "omp-llvm": "serial-clang",
+              "rayon": "serial-rust"}
+SHORT = {"hive": "hive", "tbb": "TBB", "omp-gcc": "gomp", "omp-llvm": "libomp",
+         "rayon": "Rayon"}  # the SVG's and the console's labels
+JSON_NAME = {"omp-gcc": "gomp", "omp-llvm": "libomp"}  # sched.json's runtime names
+CONSTRUCT = {  # the construct each runtime uses, per workload
     "fib": {"hive": "hive_join", "tbb": "parallel_invoke", "omp-gcc": "task + taskwait",
-            "omp-llvm": "task + taskwait", "serial": "plain recursion"},
+            "omp-llvm": "task + taskwait", "rayon": "rayon::join"},
     "fib-tg": {"tbb": "task_group run + wait"},
 }
-
-
-def load(path):
-    runs = defaultdict(list)  # (runtime, workload, threads) -> [seconds]
-    info = {}  # (workload) -> (size, tasks)
-    failed = []
-    instr = {}  # (runtime, workload) -> instructions per fork at 1 thread
-    cap = []  # cores free, per repetition (sched_bench capacity)
-    for line in open(path):
-        f = line.split()
-        if len(f) == 3 and f[:2] == ["M", "capacity"]:
-            cap.append(float(f[2]))
-            continue
-        if len(f) == 7 and f[0] == "C":  # C runtime workload n1 instr1 n2 instr2
-            n1, i1, n2, i2 = int(f[3]), int(f[4]), int(f[5]), int(f[6])
-            instr[(f[1], f[2])] = (i2 - i1) / (fib(n2 + 1) - fib(n1 + 1))
-            continue
-        if len(f) != 8 or f[0] != "R":
-            continue
-        rt, wl, th, secs, size, tasks, ok = f[1], f[2], int(f[3]), float(f[4]), f[5], int(f[6]), f[7]
-        runs[(rt, wl, th)].append(secs)
-        info[wl] = (size, tasks)
-        if ok != "ok":
-            failed.append(f"{rt} {wl} threads={th}")
-    return runs, info, failed, instr, cap
+TREES = ("uts-t1", "uts-t3")
+COUNTERS = ("steals", "stolen_tasks", "parks", "wait_parks", "wakes")
 
 
 def fib(n):
@@ -60,6 +59,40 @@ def fib(n):
     for _ in range(n):
         a, b = b, a + b
     return a
+
+
+def load(path):
+    d = {
+        "runs": defaultdict(list),   # (runtime, workload, threads) -> [seconds]
+        "info": {},                  # workload -> (size, tasks)
+        "failed": [],
+        "instr": {},                 # (runtime, workload) -> instructions per fork at 1 thread
+        "cap": [],                   # cores free, per repetition (sched_bench capacity)
+        "load": [],                  # 1-minute load average, per repetition
+        "stats": defaultdict(list),  # (runtime, workload, threads) -> [{counter: value}]
+    }
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3 and f[:2] == ["M", "capacity"]:
+            d["cap"].append(float(f[2]))
+        elif len(f) == 3 and f[:2] == ["M", "load"]:
+            d["load"].append(float(f[2]))
+        elif len(f) == 7 and f[0] == "C":  # C runtime workload n1 instr1 n2 instr2
+            try:
+                n1, i1, n2, i2 = int(f[3]), int(f[4]), int(f[5]), int(f[6])
+            except ValueError:
+                continue  # callgrind gave nothing
+            d["instr"][(f[1], f[2])] = (i2 - i1) / (fib(n2 + 1) - fib(n1 + 1))
+        elif len(f) >= 6 and f[0] == "S" and len(f) % 2 == 0:
+            d["stats"][(f[1], f[2], int(f[3]))].append(
+                {f[i]: int(f[i + 1]) for i in range(4, len(f), 2)})
+        elif len(f) == 8 and f[0] == "R":
+            rt, wl, th, secs, size, tasks, ok = f[1], f[2], int(f[3]), float(f[4]), f[5], int(f[6]), f[7]
+            d["runs"][(rt, wl, th)].append(secs)
+            d["info"][wl] = (size, tasks)
+            if ok != "ok":
+                d["failed"].append(f"{rt} {wl} threads={th}")
+    return d
 
 
 def order(keys):
@@ -71,113 +104,296 @@ def med(v):
 
 
 def fmt_t(s):
+    if s >= 1:
+        return f"{s:.2f} s"
     return f"{s * 1e3:.1f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} us"
 
 
-def md_report(runs, info, failed, instr, cap, header):
-    out = [header.rstrip(), ""]
-    if cap:
-        out += [f"Cores free for the run, measured before each repetition (a busy loop on two threads"
-                f" against one; 2.0 = both cores free): median {med(cap):.2f}, min {min(cap):.2f},"
-                f" max {max(cap):.2f}." + (" **Other work held a core for much of this run: the"
-                " 2-thread figures understate scaling.**" if med(cap) < 1.5 else ""), ""]
-    if failed:
-        out += ["**FAILED**: wrong results in: " + ", ".join(sorted(set(failed))), ""]
-    threads = sorted({k[2] for k in runs})
-    if any(t > 2 for t in threads):
-        out += ["More threads than the machine's 2 cores are time-sharing, not parallelism.", ""]
-    ser = {wl: med(runs[("serial", wl, 1)]) for (rt, wl, t) in runs if rt == "serial"}
+def fmt_x(x):
+    return "" if x is None or math.isnan(x) else f"{x:.2f}"
 
-    def rows(wls):
-        return [k for k in order(runs) if k[1] in wls]
+
+class Report:
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+    agg = staticmethod(med)  # how the repetitions are summed up: med, or min for the best run
+
+    def t(self, rt, wl, th=1):
+        """Median (or best) seconds, or None."""
+        v = self.runs.get((rt, wl, th))
+        return self.agg(v) if v else None
+
+    def over(self, base_rt, rt, wl, th):
+        """base's serial time / rt's time (a speedup), or None."""
+        b, t = self.t(base_rt, wl, 1), self.t(rt, wl, th)
+        return b / t if b and t else None
+
+    def own(self, rt):
+        return OWN_SERIAL.get(rt, rt)
+
+    def parks_per_stolen(self, key):
+        """hive's idle parks per task its steals moved: the median over the
+        runs that stole anything, or None."""
+        v = [x.get("parks", 0) / x["stolen_tasks"] for x in self.stats.get(key, ())
+             if x.get("stolen_tasks")]
+        return med(v) if v else None
+
+    def threads(self):
+        return sorted({k[2] for k in self.runs if k[0] not in SERIALS})
+
+    def rows(self, wls, serials=True):
+        return [k for k in order(self.runs) if k[1] in wls and (serials or k[0] not in SERIALS)]
+
+
+def md_report(r, header):
+    out = [header.rstrip(), ""]
+    if r.cap:
+        out += [f"Cores free for the run, measured before each repetition (a busy loop on two threads"
+                f" against one; 2.0 = both cores free): median {med(r.cap):.2f}, min {min(r.cap):.2f},"
+                f" max {max(r.cap):.2f}." + (" **Other work held a core for much of this run: the"
+                " 2-thread figures understate scaling.**" if med(r.cap) < 1.5 else "")
+                + (" (Above 2: the one-thread loop itself was slowed - the machine was busy with"
+                   " other work, and every figure here is noisier than usual.)"
+                   if max(r.cap) > 2.2 else ""), ""]
+    if r.load:
+        out += ["Load average (1 min) before each repetition: " + ", ".join(f"{x:.2f}" for x in r.load)
+                + f" (median {med(r.load):.2f}; the machine has 2 cores).", ""]
+    if r.failed:
+        out += ["**FAILED**: wrong results in: " + ", ".join(sorted(set(r.failed))), ""]
+    if any(t > 2 for t in r.threads()):
+        out += ["More threads than the machine's 2 cores are time-sharing, not parallelism.", ""]
+    out += ["Speedups: \"vs serial\" is over the serial gcc build; \"vs own serial\" over the serial"
+            " build of the runtime's own compiler (libomp: clang, Rayon: rustc; the others: gcc)."
+            " Compilers differ on the leaf code, so the second says what the scheduler does with"
+            " the work its compiler made.", ""]
+    out += summary_table(r)
+    r.agg = min
+    out += summary_table(r, "best")
+    r.agg = med
 
     # 1. fork-join overhead
-    if "fib" in info:
-        n, forks = info["fib"]
+    if "fib" in r.info:
+        n, forks = r.info["fib"]
         calls = 2 * forks + 1
         out += [f"## Fork-join overhead: fib({n}), one fork per call, no cutoff", "",
                 f"{forks:,} forks (fib(n-2) forked, fib(n-1) inline, then the wait);"
                 f" {calls:,} calls. ns per fork-join = run time / forks; overhead ="
-                " (run time - serial time) / forks; speedup = serial time / run time."
-                " Instructions: per fork at 1 thread, from callgrind (fib(20) minus fib(18)):"
-                " exact where the times are noisy.", ""]
-        if "fib" in ser:
-            out += [f"Serial baseline: {fmt_t(ser['fib'])}, {ser['fib'] * 1e9 / calls:.2f} ns per call.", ""]
+                " (run time - own serial time) / forks. Instructions: per fork at 1 thread, from"
+                " callgrind (fib(20) minus fib(18)): exact where the times are noisy. Serial rows:"
+                " ns per fork is the time of the plain recursion over the same count.", ""]
         out += ["| runtime | construct | threads | time (median) | ns per fork-join (median, min-max) |"
-                " overhead ns | speedup vs serial | instructions |", "|---|---|---|---|---|---|---|---|"]
-        for k in rows(("fib", "fib-tg")):
+                " overhead ns | speedup vs serial | vs own serial | instructions |",
+                "|---|---|---|---|---|---|---|---|---|"]
+        for k in r.rows(("fib", "fib-tg")):
             rt, wl, th = k
-            v = runs[k]
+            v = r.runs[k]
             per = [s * 1e9 / forks for s in v]
-            over = (med(v) - ser["fib"]) * 1e9 / forks if "fib" in ser else float("nan")
-            sp = ser["fib"] / med(v) if "fib" in ser else float("nan")
-            ins = f"{instr[(rt, wl)]:.0f}" if th == 1 and (rt, wl) in instr else ""
-            out.append(f"| {NAMES.get(rt, rt)} | {WHAT.get(wl, {}).get(rt, wl)} | {th} | {fmt_t(med(v))} |"
-                       f" {med(per):.1f} ({min(per):.1f}-{max(per):.1f}) | {over:.1f} | {sp:.2f} | {ins} |")
+            own = r.t(r.own(rt), "fib")
+            over = f"{(med(v) - own) * 1e9 / forks:.1f}" if own and rt not in SERIALS else ""
+            ins = f"{r.instr[(rt, wl)]:.0f}" if th == 1 and (rt, wl) in r.instr else ""
+            construct = "plain recursion" if rt in SERIALS else CONSTRUCT.get(wl, {}).get(rt, wl)
+            out.append(f"| {NAMES.get(rt, rt)} | {construct} | {th} | {fmt_t(med(v))} |"
+                       f" {med(per):.1f} ({min(per):.1f}-{max(per):.1f}) | {over} |"
+                       f" {fmt_x(r.over('serial', rt, 'fib', th))} |"
+                       f" {fmt_x(r.over(r.own(rt), rt, 'fib', th))} | {ins} |")
         out.append("")
 
-    # 2. coarse workloads
-    for wl, title in (("sort", "Merge sort of {} uint32 (fork down to 32-element leaves)"),
-                      ("queens", "N-Queens({}) (a task per placement in the first 4 rows)")):
-        if wl not in info:
+    # 2. coarse and irregular workloads: speedups
+    titles = {
+        "sort": "Merge sort of {n} uint32 (fork down to 32-element leaves)",
+        "queens": "N-Queens({n}) (a task per placement in the first 4 rows)",
+        "uts-t1": "UTS T1 (geometric, depth {n}): a task per node",
+        "uts-t3": "UTS T3 (binomial, root branching {n}): a task per node",
+    }
+    for wl in ("uts-t1", "uts-t3", "sort", "queens"):
+        if wl not in r.info:
             continue
-        n, tasks = info[wl]
-        out += [f"## {title.format(n)}", "", f"{tasks:,} tasks per run.", "",
-                "| runtime | threads | time (median) | min-max | speedup vs serial | vs own 1 thread |",
-                "|---|---|---|---|---|---|"]
-        for k in rows((wl,)):
-            v = runs[k]
-            own = runs.get((k[0], wl, 1))
-            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |"
-                       f" {ser[wl] / med(v) if wl in ser else float('nan'):.2f} |"
-                       f" {med(own) / med(v) if own else float('nan'):.2f} |")
+        n, tasks = r.info[wl]
+        what = "nodes" if wl in TREES else "tasks"
+        out += [f"## {titles[wl].format(n=n)}", "", f"{tasks:,} {what} per run."
+                + (" Work per node: one SHA-1 block; the tree's size is checked against UTS's"
+                   " published one." if wl in TREES else ""), "",
+                f"| runtime | threads | time (median) | min-max | ns per {what[:-1]} |"
+                " speedup vs serial | vs own serial | vs own 1 thread |",
+                "|---|---|---|---|---|---|---|---|"]
+        for k in r.rows((wl,)):
+            rt, _, th = k
+            v = r.runs[k]
+            one = r.t(rt, wl, 1)
+            out.append(f"| {NAMES.get(rt, rt)} | {th} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |"
+                       f" {med(v) * 1e9 / tasks:.1f} | {fmt_x(r.over('serial', rt, wl, th))} |"
+                       f" {fmt_x(r.over(r.own(rt), rt, wl, th))} |"
+                       f" {fmt_x(one / med(v) if one else None)} |")
         out.append("")
 
-    # 3. spawn throughput
-    if "spawn" in info:
-        n, tasks = info["spawn"]
+    # 3. fine-grained task throughput: spawn and skynet
+    if "spawn" in r.info:
+        n, tasks = r.info["spawn"]
         out += [f"## Spawn throughput: {int(n):,} independent tasks from one task, then all awaited", "",
                 "hive: hive_spawn (LIFO slot, FIFO ring, overflow to the global queue, steals);"
-                " oneTBB: task_group::run; OpenMP: task in a loop, then taskwait. Serial: the same"
-                " task bodies called through a pointer.", "",
-                "| runtime | threads | time (median) | M tasks/s (median, min-max) | ns per task |",
-                "|---|---|---|---|---|"]
-        for k in rows(("spawn",)):
-            v = runs[k]
+                " oneTBB: task_group::run; OpenMP: task in a loop, then taskwait; Rayon:"
+                " rayon::scope, spawn in a loop. Serial: the same task bodies called through a"
+                " pointer. Parks per stolen task: hive's idle parks over the tasks its steals moved"
+                " (hive_stats; medians).", "",
+                "| runtime | threads | time (median) | M tasks/s (median, min-max) | ns per task |"
+                " parks per stolen task |", "|---|---|---|---|---|---|"]
+        for k in r.rows(("spawn",)):
+            v = r.runs[k]
             rate = [tasks / s * 1e-6 for s in v]
+            pps = r.parks_per_stolen(k)
             out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]} | {fmt_t(med(v))} |"
-                       f" {med(rate):.1f} ({min(rate):.1f}-{max(rate):.1f}) | {med(v) * 1e9 / tasks:.1f} |")
+                       f" {med(rate):.1f} ({min(rate):.1f}-{max(rate):.1f}) | {med(v) * 1e9 / tasks:.1f} |"
+                       f" {'' if pps is None else f'{pps:.3f}'} |")
+        out.append("")
+    if "skynet" in r.info:
+        n, tasks = r.info["skynet"]
+        out += [f"## skynet: a 10-ary tree of tasks over {int(n):,} leaves", "",
+                f"{tasks:,} spawned tasks, a group (task_group, taskwait, scope) per inner node;"
+                " the leaves' numbers summed and checked. Serial: the same recursion, plain calls.", "",
+                "| runtime | threads | time (median) | min-max | ns per task | vs own 1 thread |",
+                "|---|---|---|---|---|---|"]
+        for k in r.rows(("skynet",)):
+            v = r.runs[k]
+            one = r.t(k[0], "skynet", 1)
+            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |"
+                       f" {med(v) * 1e9 / tasks:.1f} | {fmt_x(one / med(v) if one else None)} |")
         out.append("")
 
     # 4. fixed cost of a run
-    if "empty" in info:
+    if "empty" in r.info:
         out += ["## An empty run", "",
                 "hive: hive_run() starts and joins its worker threads every time; oneTBB:"
-                " task_arena::execute on a kept arena; OpenMP: a parallel region (pooled team).", "",
+                " task_arena::execute on a kept arena; OpenMP: a parallel region (pooled team);"
+                " Rayon: ThreadPool::install on a kept pool.", "",
                 "| runtime | threads | median | min-max |", "|---|---|---|---|"]
-        for k in rows(("empty",)):
-            v = runs[k]
+        for k in r.rows(("empty",)):
+            v = r.runs[k]
             out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |")
+        out.append("")
+
+    # 5. hive's own counters
+    hk = [k for k in order(r.stats) if k[0] == "hive"]
+    if hk:
+        out += ["## hive's counters (hive_stats, whole run, medians)", "",
+                "| workload | threads | " + " | ".join(COUNTERS) + " | parks per stolen task |",
+                "|---|---|" + "---|" * len(COUNTERS) + "---|"]
+        for k in hk:
+            s = r.stats[k]
+            pps = r.parks_per_stolen(k)
+            out.append(f"| {k[1]} | {k[2]} | " + " | ".join(f"{med([x.get(c, 0) for x in s]):.0f}"
+                                                           for c in COUNTERS)
+                       + f" | {'' if pps is None else f'{pps:.3f}'} |")
         out.append("")
     return "\n".join(out)
 
 
-def svg_report(runs, info):
-    """Two panels: ns per fork-join (fib, log scale) and speedup vs serial."""
+def summary_table(r, what="median"):
+    """One table with every runtime's headline figure per workload, at the
+    most threads measured (and fib at 1 thread too): of the medians, or of
+    the best runs (r.agg = min: the runs least disturbed by other work)."""
+    ths = r.threads()
+    if not ths:
+        return []
+    th = ths[-1]
+    cols = []  # (title, function(rt) -> text)
+
+    def ns_per(wl, t):
+        def f(rt):
+            if rt in SERIALS and t != 1 and wl == "fib":
+                return ""  # its 1-thread column has it
+            v = r.t(rt, wl, 1 if rt in SERIALS else t)
+            return f"{v * 1e9 / r.info[wl][1]:.1f}" if v else ""
+        return f
+
+    def speed(wl):
+        def f(rt):
+            if rt in SERIALS:
+                v = r.t(rt, wl, 1)
+                return fmt_t(v) if v else ""
+            a, b = r.over("serial", rt, wl, th), r.over(r.own(rt), rt, wl, th)
+            if a is None:
+                return ""
+            return f"{a:.2f}" + (f" ({b:.2f})" if r.own(rt) != "serial" and b else "")
+        return f
+
+    if "fib" in r.info:
+        cols.append(("fib: ns per fork, 1 thread", ns_per("fib", 1)))
+        if th != 1:
+            cols.append((f"fib: ns per fork, {th} threads", ns_per("fib", th)))
+    for wl in ("uts-t1", "uts-t3", "sort", "queens"):
+        if wl in r.info:
+            cols.append((f"{wl}: speedup, {th} threads", speed(wl)))
+    for wl in ("skynet", "spawn"):
+        if wl in r.info:
+            cols.append((f"{wl}: ns per task, {th} threads", ns_per(wl, th)))
+    rts = [rt for rt in ORDER if any(k[0] == rt for k in r.runs)]
+    if what == "median":
+        out = ["## Summary", "", f"Medians. Speedups at {th} threads over the serial gcc build (in"
+               " brackets: over the runtime's own compiler's serial build); serial rows give their"
+               " time instead.", ""]
+    else:
+        out = ["## Summary of the best runs", "", "The same from each figure's best repetition (its"
+               " fastest run, and the serial builds' fastest): the runs least disturbed by other work"
+               " on a shared machine.", ""]
+    out += ["| runtime | " + " | ".join(c[0] for c in cols) + " |", "|---|" + "---|" * len(cols)]
+    for rt in rts:
+        out.append(f"| {NAMES.get(rt, rt)} | " + " | ".join(c[1](rt) for c in cols) + " |")
+    return out + [""]
+
+
+def json_report(r, meta):
+    recs = []
+    for k in order(r.runs):
+        rt, wl, th = k
+        v = r.runs[k]
+        size, tasks = r.info[wl]
+        name = f"{wl}({size})" if wl in ("fib", "fib-tg") else wl
+        rec = {"workload": name, "runtime": JSON_NAME.get(rt, rt), "workers": th,
+               "median_ns": round(med(v) * 1e9), "min_ns": round(min(v) * 1e9),
+               "max_ns": round(max(v) * 1e9), "runs": len(v), "size": int(size), "tasks": tasks}
+        if th == 1 and (rt, wl) in r.instr:
+            rec["instructions_per_fork"] = round(r.instr[(rt, wl)], 1)
+        if rt not in SERIALS:
+            for key, base in (("speedup_vs_serial", "serial"), ("speedup_vs_own_serial", r.own(rt))):
+                x = r.over(base, rt, wl, th)
+                if x is not None:
+                    rec[key] = round(x, 3)
+            if r.own(rt) != "serial":
+                rec["own_serial"] = JSON_NAME.get(r.own(rt), r.own(rt))
+        s = r.stats.get(k)
+        if s:
+            rec["stats"] = {c: med([x.get(c, 0) for x in s]) for c in sorted(s[0])}
+            pps = r.parks_per_stolen(k)
+            if pps is not None:
+                rec["parks_per_stolen_task"] = round(pps, 4)
+        recs.append(rec)
+    machine = {key: meta[key] for key in meta if key not in ("commit",)}
+    if r.cap:
+        machine["cores_free"] = {"median": med(r.cap), "min": min(r.cap), "max": max(r.cap)}
+    if r.load:
+        machine["load_per_repetition"] = r.load
+    return json.dumps({"machine": machine, "commit": meta.get("commit", "?"), "records": recs},
+                      indent=1) + "\n"
+
+
+def svg_report(r):
+    """Three panels: ns per fork-join (fib), ns per task (skynet, spawn), both
+    log scale; speedup over each runtime's own serial build (trees, sort,
+    queens)."""
     colors = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3"]
-    threads = sorted({k[2] for k in runs if k[0] != "serial"})
-    W, H, top, bottom = 960, 400, 60, 80
+    threads = r.threads()
+    W, H, top, bottom = 1560, 420, 60, 90
     el = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
           f'<rect width="{W}" height="{H}" fill="white"/>']
 
-    def panel(x0, w, title, groups, value, logscale, vmax, ref=None):
-        import math
+    def panel(x0, w, title, groups, value, logscale, vmax, ref=None, vmin=1):
         h = H - top - bottom
         el.append(f'<text x="{x0 + w / 2}" y="22" text-anchor="middle" font-size="14">{title}</text>')
         if logscale:
-            lo, hi = 0, math.ceil(math.log10(vmax))
+            lo, hi = math.floor(math.log10(vmin)), max(math.ceil(math.log10(vmax)), math.floor(math.log10(vmin)) + 1)
             ticks = [10 ** e for e in range(lo, hi + 1)]
-            ypos = lambda v: top + h - (math.log10(max(v, 1)) - lo) / (hi - lo) * h
+            ypos = lambda v: top + h - (math.log10(max(v, 10 ** lo)) - lo) / (hi - lo) * h
         else:
             step = 0.5 if vmax <= 3 else 1
             ticks = [i * step for i in range(int(vmax / step) + 2)]
@@ -200,80 +416,96 @@ def svg_report(runs, info):
                 med_, lo_, hi_ = v
                 x = x0 + gi * gw + gw * 0.1 + ti * bw
                 y = ypos(med_)
-                el.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bw - 2:.1f}" height="{top + h - y:.1f}"'
+                el.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(bw - 2, 1):.1f}" height="{top + h - y:.1f}"'
                           f' fill="{colors[ti % len(colors)]}"><title>{label}, {th} threads: {med_:.3g}</title></rect>')
                 cx = x + (bw - 2) / 2
                 el.append(f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{ypos(lo_):.1f}" y2="{ypos(hi_):.1f}" stroke="black"/>')
             tx = x0 + gi * gw + gw / 2
             el.append(f'<text x="{tx:.1f}" y="{top + h + 14}" text-anchor="end" '
-                      f'transform="rotate(-30 {tx:.1f} {top + h + 14})">{label}</text>')
+                      f'transform="rotate(-35 {tx:.1f} {top + h + 14})">{label}</text>')
         el.append(f'<line x1="{x0}" x2="{x0 + w}" y1="{top + h}" y2="{top + h}" stroke="black"/>')
 
-    def stat(vals):
-        return (med(vals), min(vals), max(vals))
+    def per_task(key, th):
+        v = r.runs.get((key[0], key[1], th))
+        n = r.info.get(key[1], (0, 0))[1]
+        return (med(v) * 1e9 / n, min(v) * 1e9 / n, max(v) * 1e9 / n) if v and n else None
 
-    forks = info.get("fib", (0, 0))[1]
+    def vals(groups, f):
+        return [x for _, k in groups for th in threads for x in (f(k, th) or ())]
+
+    # 1. fib
     fib_groups = [(SHORT.get(rt, rt) + (" task_group" if wl == "fib-tg" else ""), (rt, wl))
-                  for rt, wl, th in order(runs) if wl in ("fib", "fib-tg") and rt != "serial" and th == threads[0]]
+                  for rt, wl, th in order(r.runs) if wl in ("fib", "fib-tg") and rt not in SERIALS
+                  and th == threads[0]] if threads else []
+    v = vals(fib_groups, per_task)
+    panel(70, 380, f"fib({r.info.get('fib', ('?',))[0]}): ns per fork-join (log, lower is better)",
+          fib_groups, per_task, True, max(v + [10]) * 1.2, vmin=min(v + [10]))
+    # 2. fine tasks
+    fine = [(f"{SHORT.get(rt, rt)} {wl}", (rt, wl)) for wl in ("skynet", "spawn") for rt in PEERS
+            if threads and (rt, wl, threads[0]) in r.runs]
+    v = vals(fine, per_task)
+    panel(530, 380, "skynet, spawn: ns per task (log, lower is better)", fine, per_task, True,
+          max(v + [10]) * 1.2, vmin=min(v + [10]))
 
-    def fib_val(key, th):
-        v = runs.get((key[0], key[1], th))
-        return stat([s * 1e9 / forks for s in v]) if v and forks else None
-
-    allv = [x for k, v in runs.items() if k[1] in ("fib", "fib-tg") for x in v]
-    panel(70, 380, f"fib({info.get('fib', ('?',))[0]}): ns per fork-join (log, lower is better)", fib_groups,
-          fib_val, True, max(allv) * 1e9 / forks * 1.2 if allv and forks else 1000)
-
-    sp_groups = [(f"{SHORT.get(rt, rt)} {wl}", (rt, wl)) for wl in ("sort", "queens")
-                 for rt in ORDER if rt != "serial" and (rt, wl, threads[0]) in runs]
+    # 3. speedups over the own serial build
+    sp_groups = [(f"{SHORT.get(rt, rt)} {wl}", (rt, wl)) for wl in ("uts-t1", "uts-t3", "sort", "queens")
+                 for rt in PEERS if threads and (rt, wl, threads[0]) in r.runs]
 
     def sp_val(key, th):
-        v, s = runs.get((key[0], key[1], th)), runs.get(("serial", key[1], 1))
+        v, s = r.runs.get((key[0], key[1], th)), r.runs.get((r.own(key[0]), key[1], 1))
         if not v or not s:
             return None
         return (med(s) / med(v), med(s) / max(v), med(s) / min(v))
 
-    spv = [sp_val(k, th)[2] for _, k in sp_groups for th in threads if sp_val(k, th)]
-    panel(540, 400, "speedup vs serial (higher is better)", sp_groups, sp_val, False, max(spv + [1]), ref=1)
+    spv = vals(sp_groups, sp_val)
+    panel(990, 540, "speedup vs own serial build (higher is better)", sp_groups, sp_val, False,
+          max(spv + [1]), ref=1)
     for ti, th in enumerate(threads):  # legend, under the titles
         el.append(f'<rect x="{70 + ti * 100}" y="32" width="12" height="12" fill="{colors[ti % len(colors)]}"/>')
         el.append(f'<text x="{86 + ti * 100}" y="42">{th} thread{"s" if th > 1 else ""}</text>')
     el.append(f'<text x="{W - 20}" y="42" text-anchor="end" fill="#555">bars: median; lines: min-max;'
-              ' dashed: serial</text>')
+              ' dashed: own serial</text>')
     el.append("</svg>")
     return "\n".join(el) + "\n"
 
 
-def summary(runs, info, cap):
+def summary(r):
     """A few lines for the console (stderr): the headline figures."""
-    threads = sorted({k[2] for k in runs if k[0] not in ("serial",)})
-    rts = [rt for rt in ORDER if rt != "serial"]
-    if "fib" in info:
-        forks = info["fib"][1]
+    threads = r.threads()
+    if "fib" in r.info:
+        forks = r.info["fib"][1]
         for th in threads:
-            v = [f"{SHORT[rt]} {med(runs[(rt, 'fib', th)]) * 1e9 / forks:.1f}" for rt in rts if (rt, "fib", th) in runs]
-            print(f"sched: ns per fork-join, fib({info['fib'][0]}), {th} thread(s): " + ", ".join(v), file=sys.stderr)
-    for wl in ("sort", "queens"):
-        if ("serial", wl, 1) in runs and threads:
+            v = [f"{SHORT[rt]} {r.t(rt, 'fib', th) * 1e9 / forks:.1f}" for rt in PEERS if r.t(rt, "fib", th)]
+            print(f"sched: ns per fork-join, fib({r.info['fib'][0]}), {th} thread(s): " + ", ".join(v),
+                  file=sys.stderr)
+    for wl in ("uts-t1", "uts-t3", "sort", "queens"):
+        if threads and r.t("serial", wl):
             th = threads[-1]
-            v = [f"{SHORT[rt]} {med(runs[('serial', wl, 1)]) / med(runs[(rt, wl, th)]):.2f}" for rt in rts
-                 if (rt, wl, th) in runs]
-            print(f"sched: {wl} speedup vs serial, {th} thread(s): " + ", ".join(v), file=sys.stderr)
-    if cap:
-        print(f"sched: cores free (median of repetitions): {med(cap):.2f} of 2", file=sys.stderr)
+            v = [f"{SHORT[rt]} {r.over(r.own(rt), rt, wl, th):.2f}" for rt in PEERS
+                 if r.over(r.own(rt), rt, wl, th)]
+            print(f"sched: {wl} speedup vs own serial, {th} thread(s): " + ", ".join(v), file=sys.stderr)
+    if r.cap:
+        print(f"sched: cores free (median of repetitions): {med(r.cap):.2f} of 2", file=sys.stderr)
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 7):
         sys.exit(__doc__)
-    raw, md, svg, header = sys.argv[1:]
-    runs, info, failed, instr, cap = load(raw)
-    if not runs:
+    raw, md, svg, header = sys.argv[1:5]
+    r = Report(load(raw))
+    if not r.runs:
         sys.exit("sched_report: no results")
-    open(md, "w").write(md_report(runs, info, failed, instr, cap, open(header).read()))
-    open(svg, "w").write(svg_report(runs, info))
-    summary(runs, info, cap)
-    sys.exit(1 if failed else 0)
+    open(md, "w").write(md_report(r, open(header).read()))
+    open(svg, "w").write(svg_report(r))
+    if len(sys.argv) == 7:
+        meta = {}
+        for line in open(sys.argv[6]):
+            if "=" in line:
+                key, val = line.rstrip("\n").split("=", 1)
+                meta[key] = val
+        open(sys.argv[5], "w").write(json_report(r, meta))
+    summary(r)
+    sys.exit(1 if r.failed else 0)
 
 
 if __name__ == "__main__":

@@ -27,10 +27,11 @@ endfunction()
 function(hive_add_image name)
   add_executable(${name} ${ARGN})
   set_target_properties(${name} PROPERTIES SUFFIX ".elf"
-    LINK_DEPENDS "${HIVE_LINKER_SCRIPT}")
+    LINK_DEPENDS "${HIVE_LINKER_SCRIPT};${HIVE_BOARD_DIR}/memory.ld")
   target_include_directories(${name} PRIVATE ${HIVE_ROOT}/tests ${HIVE_ROOT})
   target_link_libraries(${name} PRIVATE hive_platform hive_sched hive_after)
-  target_link_options(${name} PRIVATE -T${HIVE_LINKER_SCRIPT}
+  # -L: where the arch's script finds the board's memory.ld (INCLUDE).
+  target_link_options(${name} PRIVATE -T${HIVE_LINKER_SCRIPT} -L${HIVE_BOARD_DIR}
     -Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${name}.map)
 endfunction()
 
@@ -59,5 +60,39 @@ function(hive_add_target_test name)
               --timeout ${T_TIMEOUT} ${extra} $<TARGET_FILE:${name}> ${T_QEMU_ARGS})
     set_tests_properties(${name}.c${n} PROPERTIES TIMEOUT ${T_TIMEOUT}
       LABELS "target;${HIVE_BOARD}")
+  endforeach()
+endfunction()
+
+# hive_board_run(NAME IMAGE CORES ENV [TIMEOUT s] [run-image args...]): one
+# more ctest run, NAME.cCORES, of an image of tests/target with environment
+# ENV for the board's qemu script (boards/<board>/tests.cmake uses it for
+# other QEMU settings: another entry level, another interrupt controller).
+function(hive_board_run name image cores env)
+  cmake_parse_arguments(R "" "TIMEOUT" "" ${ARGN})
+  if(NOT R_TIMEOUT)
+    set(R_TIMEOUT 120)
+  endif()
+  add_test(NAME ${name}.c${cores}
+    COMMAND ${HIVE_ROOT}/tools/run-image --board ${HIVE_BOARD} --cores ${cores}
+            --timeout ${R_TIMEOUT} ${R_UNPARSED_ARGUMENTS} $<TARGET_FILE:${image}>)
+  set_tests_properties(${name}.c${cores} PROPERTIES TIMEOUT ${R_TIMEOUT} ENVIRONMENT "${env}"
+    LABELS "target;${HIVE_BOARD}")
+endfunction()
+
+# hive_use_drivers(NAME...): a board's CMakeLists.txt names the drivers it
+# wires up (and arch/riscv64 names SBI, which every S-mode hart runs on);
+# each is drivers/NAME.c, or every .c file of the folder drivers/NAME/. They
+# are compiled into hive_platform like the board's own files; naming one
+# twice is harmless.
+function(hive_use_drivers)
+  foreach(driver IN LISTS ARGN)
+    if(IS_DIRECTORY ${HIVE_ROOT}/drivers/${driver})
+      file(GLOB sources CONFIGURE_DEPENDS ${HIVE_ROOT}/drivers/${driver}/*.c)
+    elseif(EXISTS ${HIVE_ROOT}/drivers/${driver}.c)
+      set(sources ${HIVE_ROOT}/drivers/${driver}.c)
+    else()
+      message(FATAL_ERROR "hive_use_drivers: no driver '${driver}' in drivers/")
+    endif()
+    target_sources(hive_platform PRIVATE ${sources})
   endforeach()
 endfunction()

@@ -84,6 +84,29 @@ static void cpu_online(void)
     atomic_fetch_add_explicit(&cores_online, 1, memory_order_release);
 }
 
+/*
+ * Start every core the board lists except the boot one, up to HIVE_MAX_CORES
+ * in all, with dense logical ids 1, 2, ... in the board's order. Returns the
+ * number of cores, boot core included.
+ */
+static unsigned start_secondaries(uintptr_t boot_hw_id)
+{
+    unsigned n = 1;
+    for (unsigned i = 0; i < board_core_hw_id_count && n < HIVE_MAX_CORES; i++) {
+        uintptr_t hw_id = board_core_hw_ids[i];
+        if (hw_id == boot_hw_id)
+            continue;
+        hive_cpus[n].hw_id = hw_id;
+        /* Publish hw_id, the page tables and the MMU settings before the
+         * core runs; it reads them with no other synchronisation than the
+         * firmware call that starts it. */
+        atomic_thread_fence(memory_order_seq_cst);
+        if (board_start_core(hw_id, n) == 0)
+            n++;
+    }
+    return n;
+}
+
 noreturn void hive_kernel_main(uintptr_t boot_hw_id)
 {
     hive_cpus[0].hw_id = boot_hw_id;
@@ -93,7 +116,7 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     hive_irq_init();
     cpu_online();
 
-    cores_expected = board_start_secondaries(boot_hw_id, HIVE_MAX_CORES);
+    cores_expected = start_secondaries(boot_hw_id);
 
     /* A core that never arrives is a bring-up bug: fail loudly, never hang. */
     uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);

@@ -1,9 +1,10 @@
 /*
- * The dispatcher: the arch's interrupt path claims a source from its
- * controller and hands it to hive_kernel_irq(), which counts it, marks the
- * core as in interrupt context and calls whoever owns the source - nobody
- * for the doorbell, the timer queue (kernel/timer.c) for the timer, the
- * attached handler for a device line. The arch completes the line after.
+ * The dispatcher: the arch's interrupt path claims a source (from the
+ * board's controller, or the hart's own) and hands it to hive_kernel_irq(),
+ * which counts it, marks the core as in interrupt context and calls whoever
+ * owns the source - nobody for the doorbell, the timer queue
+ * (kernel/timer.c) for the timer, the attached handler for a device line.
+ * The arch completes the line after.
  */
 #include <stdatomic.h>
 
@@ -39,13 +40,14 @@ static void count(unsigned what)
 
 void hive_irq_init(void)
 {
-    arch_irq_init();
+    board_irq_init();
 }
 
 void hive_irq_cpu_init(void)
 {
     hive_timer_cpu_init();
     arch_irq_init_cpu();
+    board_irq_init_cpu(hive_cpu_id());
     arch_irq_unmask();
 }
 
@@ -64,7 +66,7 @@ static void device(unsigned irq)
     /* Nobody wants it (detached meanwhile, or never routed here): turn it
      * off, or a level-triggered line would fire for ever. */
     count(C_UNHANDLED);
-    arch_irq_route(irq, hive_cpu_id(), false);
+    board_irq_route(irq, hive_cpu_id(), false);
 }
 
 void hive_kernel_irq(int source)
@@ -99,7 +101,7 @@ int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
         /* release: pairs with the acquire load in device(). Before the
          * route, so the first interrupt finds its handler. */
         atomic_store_explicit(&lines[irq].fn, handler, memory_order_release);
-        if (arch_irq_route(irq, lines[irq].core, true) != 0) {
+        if (board_irq_route(irq, lines[irq].core, true) != 0) {
             atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed); /* never routed */
             err = HIVE_EINVAL;
         }
@@ -119,7 +121,7 @@ int hive_irq_detach(unsigned irq)
         err = HIVE_EINVAL;
     } else {
         /* Line off first, so no new interrupt looks for the handler. */
-        arch_irq_route(irq, lines[irq].core, false);
+        board_irq_route(irq, lines[irq].core, false);
         atomic_store(&lines[irq].fn, NULL);
     }
     hive_spin_unlock_raw(&attach_lock);

@@ -11,6 +11,10 @@
 
 /* Print "panic: core N: <message>" and stop the whole system with status 1. */
 noreturn void hive_panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a fault of another core that this one found: the line names
+ * `core` (the watchdog's report of a stuck core). */
+noreturn void hive_panic_core(unsigned core, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /*
  * Run fn(arg) on every online core, the caller's included, and return once

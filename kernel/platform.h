@@ -4,8 +4,8 @@
  * kernel/ is the same C on every board. arch/<arch>/ implements the arch_*
  * functions (one CPU architecture: entry, exceptions, MMU, interrupt masking,
  * the counter, the per-core register); boards/<board>/ implements the board_*
- * functions (one machine: console device, how secondary cores are started,
- * how the system powers off with a status).
+ * functions of kernel/board.h (one machine: console device, how secondary
+ * cores are started, how the system powers off with a status).
  *
  * Boot flow:
  *   1. The arch entry (_start, first in the image) runs on the boot core: it
@@ -14,8 +14,9 @@
  *      enables FP/SIMD, installs the exception vectors and calls
  *      hive_kernel_main(boot hardware id) with interrupts masked.
  *   2. hive_kernel_main sets up core 0 (per-core block, TLS), the console and
- *      libc, then calls board_start_secondaries(), which starts every other
- *      present core at arch_secondary_entry with its logical id as context.
+ *      libc, then starts every other core the board lists (kernel/board.h,
+ *      board_start_core) at arch_secondary_entry with its logical id as
+ *      context.
  *   3. arch_secondary_entry does step 1's per-core part (stack for its id,
  *      privilege level, MMU with the boot core's tables, FP, vectors) and calls
  *      hive_kernel_secondary(id).
@@ -29,6 +30,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+
+#include "kernel/board.h"
 
 struct hive_cpu;
 
@@ -50,61 +53,37 @@ noreturn void arch_halt(void);
 /* Where started secondaries begin; they receive their logical id. */
 extern char arch_secondary_entry[];
 
-/* ---- boards/<board> ---- */
-
-void board_console_init(void);
-/* Polled, unlocked output of one byte; kernel/console.c does the locking. */
-void board_console_putc(char c);
-/*
- * Start every present core except the boot one (hardware id boot_hw_id),
- * up to max_cores in all, giving them dense logical ids 1, 2, ... and
- * recording each one's hardware id in hive_cpus[id].hw_id. Returns the total
- * number of cores, boot core included.
- */
-unsigned board_start_secondaries(uintptr_t boot_hw_id, unsigned max_cores);
-/* Power off, handing status to whoever launched the board (QEMU's exit code). */
-noreturn void board_exit(int status);
-
 /* ---- kernel/, called by arch ---- */
 noreturn void hive_kernel_main(uintptr_t boot_hw_id);
 noreturn void hive_kernel_secondary(unsigned id);
 
 /* ==== Interrupts, the per-core timer, parking ==============================
  *
- * Who does what. The arch owns its trap path and the interrupt controller's
- * claim/complete loop (riscv64: scause, then the PLIC; aarch64: the GIC
- * acknowledge/EOI). It reduces every interrupt to one canonical source and
- * calls hive_kernel_irq(source) for it, with interrupts masked, on a stack
- * of its own; the kernel (kernel/irq.c, kernel/timer.c) does the rest. A
- * board says where its controller lives and what its timer is (riscv64:
- * Sstc or the SBI timer).
+ * Who does what. The arch owns its trap path: it reduces every interrupt to
+ * one canonical source (kernel/board.h: HIVE_IRQ_DOORBELL, HIVE_IRQ_TIMER or
+ * a device line) and calls hive_kernel_irq(source) for it, with interrupts
+ * masked, on a stack of its own; the kernel (kernel/irq.c, kernel/timer.c)
+ * does the rest. Sources that come through the board's interrupt controller
+ * (kernel/board.h, board_irq_*) are claimed from it and completed after the
+ * kernel has handled them: every one on aarch64 (the GIC acknowledge/EOI);
+ * on riscv64 the external interrupt (the PLIC), while the doorbell (SSIP)
+ * and the timer (STIP) are the hart's own. The per-core timer is the
+ * arch's (riscv64: Sstc or the SBI timer, as the board says).
  *
- * Boot: hive_kernel_main calls arch_irq_init() once on the boot core before
- * starting the others, and every core calls arch_irq_init_cpu() and then
- * arch_irq_unmask() before it runs main() or waits for work.
+ * Boot: hive_kernel_main calls board_irq_init() once on the boot core before
+ * starting the others, and every core calls arch_irq_init_cpu(),
+ * board_irq_init_cpu() and then arch_irq_unmask() before it runs main() or
+ * waits for work.
  */
-
-/* Canonical sources: a device line is its controller's own number (PLIC
- * source id; GIC INTID, SPIs from 32), always >= 0. */
-#define HIVE_IRQ_DOORBELL (-1)  /* the wake IPI (SBI IPI: SSIP; GIC SGI) */
-#define HIVE_IRQ_TIMER    (-2)  /* this core's one-shot timer */
 
 /* ---- arch/<arch> ---- */
 
-/* Boot core, once, interrupts masked: the controller's shared state (PLIC
- * priorities, GIC distributor); every device line disabled. */
-void arch_irq_init(void);
-/* Every core, itself, masked: its controller interface, its doorbell
- * enabled, its timer off. Leaves interrupts masked. */
+/* Every core, itself, masked: its timer off, and whatever the core itself
+ * needs to take interrupts (riscv64: sie; aarch64: the event stream).
+ * Leaves interrupts masked. */
 void arch_irq_init_cpu(void);
 /* Let interrupts in on this core (sstatus.SIE, DAIF.I). */
 void arch_irq_unmask(void);
-/* Raise HIVE_IRQ_DOORBELL on exactly `core` (never a broadcast). Stays
- * pending while the core has interrupts masked, and then still ends a WFI. */
-void arch_irq_doorbell(unsigned core);
-/* Enable (on) or disable device line irq, delivered to `core` only. Returns
- * 0, or -1 if irq is not a device line this controller can route. */
-int arch_irq_route(unsigned irq, unsigned core, bool on);
 /*
  * This core's one-shot timer: HIVE_IRQ_TIMER once arch_counter() >= deadline
  * (counter ticks; a deadline already past fires at once). UINT64_MAX: off.
@@ -129,24 +108,13 @@ bool arch_park_shallow(atomic_uint *word, unsigned seen);
  */
 void arch_park_deep(void);
 
-/* ---- boards/<board> ---- */
-
-/*
- * A device interrupt that software can raise again and again, for tests of
- * the device path (QEMU virt riscv64: the goldfish RTC's alarm). Returns its
- * line, or -1 if the board has none. raise: make it fire soon, once; ack:
- * from its handler, quiet the device (before the arch completes the line).
- */
-int board_test_irq(void);
-void board_test_irq_raise(void);
-void board_test_irq_ack(void);
-
 /* ---- kernel/, called by the arch's interrupt path ---- */
 
 /* Handle one claimed source on this core, interrupts masked. The arch has
  * already cleared or acknowledged a HIVE_IRQ_DOORBELL (so a new one stays
  * pending). For HIVE_IRQ_TIMER the kernel re-arms (or turns off) the timer
- * before it returns; for a device line the arch completes it afterwards. */
+ * before it returns; a source claimed from the board's controller the arch
+ * completes afterwards (board_irq_complete). */
 void hive_kernel_irq(int source);
 
 #endif

@@ -67,7 +67,7 @@ uint64_t hive_port_now_ns(void)
  * which QEMU turns into a full host barrier, and on hardware it costs what
  * the STLR/LDAR pair did; it sits on the park and wake paths only.
  *
- * Only the core that is woken gets an interrupt (arch_irq_doorbell targets
+ * Only the core that is woken gets an interrupt (board_irq_doorbell targets
  * one core), only when it announced that it sleeps, and only from the waker
  * that turned its wake word from 0 to 1 - later wakers find it set, and the
  * one that set it already rang if needed. So there are no IPI storms.
@@ -152,7 +152,7 @@ void hive_port_wake(unsigned core)
     atomic_thread_fence(memory_order_seq_cst);
     /* relaxed: ordered by the fence. */
     if (atomic_load_explicit(&p->sleeping, memory_order_relaxed))
-        arch_irq_doorbell(core);
+        board_irq_doorbell(core);
 }
 
 /* The interrupt layer's per-core handler depth (kernel/irq.c), which
@@ -160,16 +160,33 @@ void hive_port_wake(unsigned core)
 bool hive_port_in_interrupt(void) { return hive_in_interrupt(); }
 
 /* hive_port_run_on_cores: hive_smp_call_all on every online core, where the
- * cores from ncores up return at once. */
+ * cores from ncores up return at once. With a watch (hive_port_watch), each
+ * running core calls the check from its own timer interrupt, which comes
+ * whatever the core's task does unless it masks interrupts - and then the
+ * other cores' checks find it. */
 static void (*run_fn)(void *);
 static void *run_arg;
 static unsigned run_cores;
+static uint64_t watch_period;
+static void (*watch_check)(void);
+
+void hive_port_watch(uint64_t period_ns, void (*check)(void))
+{
+    /* Published to the other cores with run_fn (hive_smp_call_all). */
+    watch_period = period_ns;
+    watch_check = check;
+}
 
 static void run_on_core(void *unused)
 {
     (void)unused;
-    if (hive_cpu_id() < run_cores)
-        run_fn(run_arg);
+    if (hive_cpu_id() >= run_cores)
+        return;
+    if (watch_period)
+        hive_timer_watch(watch_period, watch_check);
+    run_fn(run_arg);
+    if (watch_period)
+        hive_timer_watch(0, NULL);
 }
 
 void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
@@ -185,4 +202,9 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
 _Noreturn void hive_port_panic(const char *msg)
 {
     hive_panic("%s", msg);
+}
+
+_Noreturn void hive_port_panic_core(unsigned core, const char *msg)
+{
+    hive_panic_core(core, "%s", msg);
 }

@@ -38,6 +38,9 @@ struct timer_core {
     unsigned n;             /* timers in the heap */
     uint64_t seq;
     uint64_t park;          /* park deadline, ns, or NEVER */
+    uint64_t watch;         /* next periodic watch call, ns, or NEVER */
+    uint64_t watch_period;
+    void (*watch_fn)(void);
     uint64_t armed;         /* ticks last given to arch_timer_set, or NEVER */
     struct timer heap[HIVE_TIMERS_PER_CORE];
 };
@@ -125,7 +128,7 @@ static void heap_remove(struct timer_core *c, unsigned i)
  */
 static void rearm(struct timer_core *c, bool force)
 {
-    uint64_t want = c->park;
+    uint64_t want = c->park < c->watch ? c->park : c->watch;
     if (c->n && c->heap[0].deadline < want)
         want = c->heap[0].deadline;
     uint64_t ticks = ticks_at(want);
@@ -140,6 +143,7 @@ void hive_timer_cpu_init(void)
     struct timer_core *c = &cores[hive_cpu_id()];
     c->n = 0;
     c->park = NEVER;
+    c->watch = NEVER;
     c->armed = NEVER;
 }
 
@@ -215,6 +219,19 @@ void hive_timer_park_until(uint64_t deadline_ns)
     arch_irq_restore(irq);
 }
 
+void hive_timer_watch(uint64_t period_ns, void (*fn)(void))
+{
+    unsigned long irq = arch_irq_save();
+    struct timer_core *c = &cores[hive_cpu_id()];
+    hive_spin_lock_raw(&c->lock);
+    c->watch_period = period_ns;
+    c->watch_fn = fn;
+    c->watch = period_ns && fn ? hive_deadline_after(hive_port_now_ns(), period_ns) : NEVER;
+    rearm(c, false);
+    hive_spin_unlock_raw(&c->lock);
+    arch_irq_restore(irq);
+}
+
 /* From hive_kernel_irq, interrupts masked: fire what is due, in order. */
 void hive_timer_irq(void)
 {
@@ -223,6 +240,17 @@ void hive_timer_irq(void)
     uint64_t now = hive_port_now_ns();
     if (c->park <= now)
         c->park = NEVER;    /* its sleep has ended; the waiter sees the time */
+    if (c->watch <= now) {
+        /* The next call a period from now, not from when this one was due:
+         * a core that was held up does not catch up in a burst. */
+        c->watch = hive_deadline_after(now, c->watch_period);
+        void (*fn)(void) = c->watch_fn;
+        /* Unlocked, as any callback: it may panic, or read the clock. */
+        hive_spin_unlock_raw(&c->lock);
+        fn();
+        hive_spin_lock_raw(&c->lock);
+        now = hive_port_now_ns();
+    }
     while (c->n && c->heap[0].deadline <= now) {
         struct timer t = c->heap[0];
         c->heap[0] = c->heap[--c->n];

@@ -48,6 +48,13 @@ int hive_timer_cancel(hive_timer_fire *fire, union hive_timer_fn fn, void *arg);
  */
 void hive_timer_park_until(uint64_t deadline_ns);
 
+/*
+ * The calling core's periodic watch: from its timer interrupt, call fn()
+ * every period_ns from now on (period_ns 0: stop). It takes no slot of the
+ * timer pool, so it cannot fail. The watchdog's clock (kernel/port.c).
+ */
+void hive_timer_watch(uint64_t period_ns, void (*fn)(void));
+
 /* now + ns, saturating: a sum past 64 bits is UINT64_MAX, "never", rather
  * than a wrapped deadline that has already passed. Every deadline in kernel/
  * is made with it (in ns, or in counter ticks). */

@@ -113,6 +113,12 @@ void hive_join_frame_run(struct hive_task *t)
     hive_await_done(&f->remaining);
 }
 
+uintptr_t hive_join_frame_fn(const struct hive_task *t)
+{
+    const struct join_frame *f = HIVE_CONTAINER_OF(t, const struct join_frame, task);
+    return (uintptr_t)f->fn;
+}
+
 /* What a joiner whose frame was stolen may run meanwhile: leapfrogging from
  * the thief first (wait.c). */
 static struct hive_task *help_joiner(struct hive_worker *w, void *frame)

@@ -25,7 +25,12 @@ static void split_and_run(void *arg)
     size_t mid = r->lo + (r->hi - r->lo) / 2;
     struct parallel_for_range left = {r->loop, r->lo, mid};
     struct parallel_for_range right = {r->loop, mid, r->hi};
-    hive_join(split_and_run, &left, split_and_run, &right);
+    /* hive_parallel_for checked task context and fn, so the join cannot be
+     * refused; a refused join runs neither half, so they would run here. */
+    if (hive_join(split_and_run, &left, split_and_run, &right) != HIVE_OK) {
+        split_and_run(&left);
+        split_and_run(&right);
+    }
 }
 
 int hive_parallel_for(size_t lo, size_t hi, size_t grain,

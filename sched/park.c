@@ -49,8 +49,10 @@ void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited)
         uint64_t left = 0;
         if (deadline) {
             now = hive_port_now_ns();
-            if (now >= deadline)
+            if (now >= deadline) {
+                w->stats.park_timeouts++;
                 break;
+            }
             left = deadline - now;
         }
         hive_port_wait(left);

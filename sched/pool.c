@@ -123,6 +123,23 @@ static void pool_put(struct pool_item *it)
     atomic_fetch_sub_explicit(&p->in_use, 1, memory_order_release);
 }
 
+bool hive_pool_task_drop(struct hive_task *t)
+{
+    if (t->fn != hive_pool_task_run)
+        return false;
+    /* relaxed: the header goes back through pool_put's release. */
+    atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_relaxed);
+    pool_put(HIVE_CONTAINER_OF(t, struct pool_item, task));
+    return true;
+}
+
+uintptr_t hive_pool_task_fn(const struct hive_task *t)
+{
+    if (t->fn != hive_pool_task_run)
+        return 0;
+    return (uintptr_t)HIVE_CONTAINER_OF(t, const struct pool_item, task)->fn;
+}
+
 void hive_pool_task_run(struct hive_task *t)
 {
     struct pool_item *it = HIVE_CONTAINER_OF(t, struct pool_item, task);

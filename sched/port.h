@@ -65,4 +65,19 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg);
 /* Stop everything with a message: a broken scheduler invariant. */
 _Noreturn void hive_port_panic(const char *msg);
 
+/* The same for a fault of `core`, found by the caller (which may be another
+ * core, or no core at all on a hosted port): the line names `core`. */
+_Noreturn void hive_port_panic_core(unsigned core, const char *msg);
+
+/*
+ * The watchdog's clock (sched/watchdog.c). During the next
+ * hive_port_run_on_cores, call check() about every period_ns from somewhere
+ * that runs even while every one of its cores is inside a task that never
+ * returns: on the boards, the timer interrupt of each of those cores (so
+ * check runs on several cores at once, in interrupt context); on the host, a
+ * thread of its own. Never outside that hive_port_run_on_cores call.
+ * period_ns 0: no checks. hive_run sets it before every run.
+ */
+void hive_port_watch(uint64_t period_ns, void (*check)(void));
+
 #endif

@@ -15,6 +15,14 @@
  * leave their loop at the next poll. Anything spawned from outside after that
  * stays queued for the next run: teardown moves what is left on the cores to
  * the global queue, which the next run's workers poll when they start.
+ *
+ * Except group tasks. A group's tasks are uncounted because a counted task
+ * waits for them (group.c); so with the rule kept none is queued when the run
+ * ends. One that is was spawned into a group nobody waited for, and running
+ * it later would tell a group that may be gone (its spawner's stack frame has
+ * returned) that it finished. Teardown drops such tasks unrun - each header is
+ * idle again - and hive_run reports them: HIVE_EUNWAITED, and their number in
+ * the run's statistics.
  */
 #include <stddef.h>
 
@@ -46,6 +54,11 @@ static void entry_run(struct hive_task *t)
     entry_fn(entry_arg);
 }
 
+uintptr_t hive_run_entry_fn(const struct hive_task *t)
+{
+    return t == &entry_task ? (uintptr_t)entry_fn : 0;
+}
+
 static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
 {
     w->lifo = NULL;
@@ -61,6 +74,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->wait_depth = 0;
     w->forkjoin_floor = 0;
     w->searching = false;
+    w->watch = hive_scheduler.watchdog_ns != 0;
     uint64_t s = seed + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
     w->rng[0] = (uint32_t)(s >> 32) | 1u; /* never all zero */
     w->rng[1] = (uint32_t)s;
@@ -71,13 +85,25 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     hive_core_queues_init_at(&w->queues, id, 0);
 }
 
+/* A group task left queued at the end of the run: dropped unrun (see the
+ * top). Its group is not touched; it may be gone. */
+static void drop_unwaited(struct hive_task *t)
+{
+    if (hive_pool_task_drop(t))
+        return;
+    /* release: pairs with the acquire CAS of the task's next spawn, as the
+     * store of IDLE before a task runs does (run_task.c). */
+    atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+}
+
 /* After the run: whatever is still queued on a core (spawned from outside after
  * the run's last task finished) moves to the global queue for the next run.
  * These pushes notify nobody (they do not go through publish.c): no worker
  * runs now, and the next run's workers look at the global queue when they
- * start. */
-static void move_leftovers(unsigned workers)
+ * start. Group tasks are dropped instead; returns how many. */
+static uint64_t move_leftovers(unsigned workers)
 {
+    uint64_t unwaited = 0;
     struct hive_task *t;
     for (unsigned i = 0; i < workers; i++) {
         struct hive_worker *w = &hive_workers[i];
@@ -92,9 +118,18 @@ static void move_leftovers(unsigned workers)
         }
         while ((t = hive_ring_pop(&w->queues.ring)))
             hive_global_push(&hive_scheduler.global, t);
-        while ((t = hive_deque_pop(&w->queues.forkjoin)))
-            hive_global_push(&hive_scheduler.global, t);
+        /* Group tasks only: a join frame is never left behind (its joiner
+         * is a task of the run, which waited for it). */
+        while ((t = hive_deque_pop(&w->queues.forkjoin))) {
+            if (t->kind == HIVE_TASK_GROUP) {
+                drop_unwaited(t);
+                unwaited++;
+            } else {
+                hive_global_push(&hive_scheduler.global, t);
+            }
+        }
     }
+    return unwaited;
 }
 
 int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
@@ -109,7 +144,8 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     unsigned imin = c.interval_min ? c.interval_min : HIVE_INTERVAL_MIN;
     unsigned imax = c.interval_max ? c.interval_max : HIVE_INTERVAL_MAX;
     if (workers == 0 || workers > avail || workers > HIVE_SCHED_MAX_CORES ||
-        c.pool_size > HIVE_POOL_MAX || imin > imax)
+        c.pool_size > HIVE_POOL_MAX || imin > imax ||
+        (c.watchdog_ns && c.watchdog_ns < HIVE_WATCHDOG_MIN_NS))
         return HIVE_EINVAL;
     int phase = HIVE_PHASE_STOPPED;
     if (!atomic_compare_exchange_strong(&hive_scheduler.phase, &phase, HIVE_PHASE_STARTING))
@@ -119,10 +155,15 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     hive_scheduler.interval_min = imin;
     hive_scheduler.interval_max = imax;
     hive_scheduler.park_timeout_ns = c.park_timeout_ns;
+    hive_scheduler.watchdog_ns = c.watchdog_ns;
     hive_idle_init(&hive_scheduler.idle, workers);
     uint64_t t0 = hive_port_now_ns();
     for (unsigned i = 0; i < workers; i++)
         worker_reset(&hive_workers[i], i, t0);
+    hive_watchdog_setup(workers, t0);
+    /* A check every quarter of the limit: a stuck task is reported between
+     * limit and 1.25 limit after it began (watchdog.c). */
+    hive_port_watch(c.watchdog_ns / 4, hive_watchdog_check);
     atomic_store(&hive_scheduler.done, false);
     atomic_store(&hive_scheduler.injected, 0);
     hive_pool_configure(c.pool_size ? c.pool_size : HIVE_POOL_DEFAULT);
@@ -144,13 +185,14 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
      * global queue after this, see its task. */
     atomic_thread_fence(memory_order_seq_cst);
     hive_port_run_on_cores(workers, hive_worker_main, NULL);
+    hive_port_watch(0, NULL);
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
 
     uint64_t elapsed = hive_port_now_ns() - t0;
-    move_leftovers(workers);
-    hive_stats_collect(elapsed);
+    uint64_t unwaited = move_leftovers(workers);
+    hive_stats_collect(elapsed, unwaited);
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPED);
-    return HIVE_OK;
+    return unwaited ? HIVE_EUNWAITED : HIVE_OK;
 }
 
 bool hive_in_task(void)

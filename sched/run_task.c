@@ -8,9 +8,26 @@
  */
 #include "sched/sched_internal.h"
 
+/* The function the caller gave for t, not the scheduler's wrapper around it:
+ * what a watchdog report names. */
+static uintptr_t callers_fn(const struct hive_task *t)
+{
+    uintptr_t fn;
+    if (t->kind == HIVE_TASK_JOIN_FRAME)
+        return hive_join_frame_fn(t);
+    if ((fn = hive_pool_task_fn(t)) || (fn = hive_run_entry_fn(t)))
+        return fn;
+    return (uintptr_t)t->fn;
+}
+
 void hive_run_task(struct hive_worker *w, struct hive_task *t)
 {
     w->stats.tasks_run++;
+    /* With a watchdog: this core is in t from now on (watchdog.c). */
+    bool watch = w->watch;
+    struct hive_watch_mark prior = {0, 0};
+    if (watch)
+        prior = hive_watch_enter(w->id, callers_fn(t));
     /* The task's floor: what it (and work nested in its waits) pushes lies at
      * or above today's bottom, what is below belongs to the frames under it
      * on this stack. A deep wait inside it pops no lower (join.c, "Waiting"). */
@@ -44,5 +61,7 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t)
         else
             hive_outstanding_done();
     }
+    if (watch)
+        hive_watch_leave(w->id, prior);
     w->forkjoin_floor = floor;
 }

@@ -8,7 +8,8 @@
  *
  * Upward, hive_spawn in halves, for a spawn that is promised now and queued
  * later (kernel/after.c, whose timer queues the task from its interrupt);
- * hive_spawn itself is these halves in one go:
+ * hive_spawn itself does what these halves do in one go (less the deferred
+ * count below):
  *
  *   hive_spawn_claim(task, fn)  hive_spawn's checks and its claim of the task:
  *                               HIVE_OK, HIVE_EINVAL or HIVE_EBUSY. Once
@@ -27,7 +28,9 @@
  *                               run: if it was the last, the run ends.
  *
  * Count before the task can be queued: a task that runs and finishes before
- * it was counted would end the run early.
+ * it was counted would end the run early. From hive_spawn_count until it is
+ * queued or uncounted the task is also counted as deferred: a run that waits
+ * for it is waiting for a timer, not stalled (the watchdog, sched/watchdog.c).
  */
 #ifndef HIVE_SCHED_SCHED_H
 #define HIVE_SCHED_SCHED_H

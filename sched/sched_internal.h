@@ -23,6 +23,7 @@
  *   idle.c       the idle protocol (searching, parking, waking)
  *   ring.c, deque.c, global_queue.c  the queues
  *   stats.c      per-core statistics
+ *   watchdog.c   the watchdog: a task that runs too long, a run that stalls
  */
 #ifndef HIVE_SCHED_INTERNAL_H
 #define HIVE_SCHED_INTERNAL_H
@@ -111,6 +112,7 @@ struct hive_worker {
      * to here and no further (sched/join.c, "Waiting"). */
     uint32_t forkjoin_floor;
     bool searching;         /* counted in the idle state's searching count */
+    bool watch;             /* the run has a watchdog: keep this core's record (watchdog.c) */
     uint32_t rng[2];        /* xorshift state (victims.c) */
     uint64_t avg_task_ns;   /* EWMA of task time, alpha 0.1 */
     uint64_t tick_start_ns; /* when this tick began */
@@ -129,6 +131,7 @@ struct hive_scheduler {
     unsigned workers;              /* workers in the current/last run */
     unsigned interval_min, interval_max;
     uint64_t park_timeout_ns;
+    uint64_t watchdog_ns;          /* hive_config.watchdog_ns of the run; 0: none */
     /* Set once outstanding reaches zero: workers leave their loops. */
     _Alignas(HIVE_CACHE_LINE) atomic_bool done;
     /* Counted tasks not yet finished: hive_spawn(_fn) tasks one each and
@@ -137,6 +140,10 @@ struct hive_scheduler {
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long outstanding;
     /* Tasks queued from outside the run's workers while it ran (statistics). */
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long injected;
+    /* Counted tasks promised and not queued yet: hive_after's, whose timer
+     * is pending (sched.h, spawn.c). A run that waits for one is idle, not
+     * stalled (watchdog.c). Persists across runs, as outstanding does. */
+    _Atomic unsigned long deferred;
     struct hive_idle idle;
     struct hive_global global;
 };
@@ -172,6 +179,9 @@ static inline void hive_outstanding_add(void)
      * run is seq_cst (hive_outstanding_done). */
     atomic_fetch_add_explicit(&hive_scheduler.outstanding, 1, memory_order_relaxed);
 }
+/* The address of the run's entry function if t is the run's entry task,
+ * else 0 (watchdog reports). */
+uintptr_t hive_run_entry_fn(const struct hive_task *t);
 /* Has the run ended (its last counted task finished)? */
 static inline bool hive_run_done(void)
 {
@@ -257,6 +267,8 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief);
 /* ---- join.c ---- */
 /* Run a stolen join frame (a task of kind HIVE_TASK_JOIN_FRAME). */
 void hive_join_frame_run(struct hive_task *t);
+/* The address of the fb a join frame runs (watchdog reports). */
+uintptr_t hive_join_frame_fn(const struct hive_task *t);
 
 /* ---- group.c ---- */
 void hive_group_task_done(struct hive_group *g);
@@ -267,8 +279,32 @@ void hive_pool_configure(unsigned size);
 struct hive_task *hive_pool_get(void (*fn)(void *), void *arg);
 /* The fn of every pooled header. */
 void hive_pool_task_run(struct hive_task *t);
+/* If t is a pooled header, put it back unrun (true); else false. */
+bool hive_pool_task_drop(struct hive_task *t);
+/* The address of the fn a pooled header runs, or 0 if t is not one. */
+uintptr_t hive_pool_task_fn(const struct hive_task *t);
+
+/* ---- watchdog.c ---- */
+/* A record's since when its task runs forever (hive_task_runs_forever). */
+#define HIVE_WATCH_FOREVER UINT64_MAX
+/* What a core's record said: restored after a nested run or a wait. */
+struct hive_watch_mark {
+    uint64_t since;
+    uintptr_t fn;
+};
+/* Reset the records of a run's workers (hive_run, before they start). */
+void hive_watchdog_setup(unsigned workers, uint64_t now);
+/* The check the port calls periodically while a run has a watchdog. */
+void hive_watchdog_check(void);
+/* The calling core, w->watch set, enters task fn; returns what it was doing. */
+struct hive_watch_mark hive_watch_enter(unsigned core, uintptr_t fn);
+/* ... and has left it: one task finished, back to what `prior` says. */
+void hive_watch_leave(unsigned core, struct hive_watch_mark prior);
+/* Its task waits (in the scheduler, not stuck) and later resumes. */
+struct hive_watch_mark hive_watch_suspend(unsigned core);
+void hive_watch_resume(unsigned core, struct hive_watch_mark mark);
 
 /* ---- stats.c ---- */
-void hive_stats_collect(uint64_t elapsed_ns);
+void hive_stats_collect(uint64_t elapsed_ns, uint64_t unwaited_group_tasks);
 
 #endif

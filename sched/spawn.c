@@ -40,13 +40,23 @@ void hive_spawn_unclaim(struct hive_task *task)
     atomic_store_explicit(&task->state, HIVE_TASK_IDLE, memory_order_release);
 }
 
+/*
+ * The halves of sched/sched.h are for a task promised now and queued later
+ * (hive_after): between hive_spawn_count and hive_spawn_queue (or the
+ * uncount that calls it off) it is also counted as deferred, so that the
+ * watchdog can tell a run that waits for a timer from a stalled one.
+ * relaxed (all three): the watchdog needs the count to hold for a whole
+ * limit, over several checks, not any order against the task itself.
+ */
 void hive_spawn_count(void)
 {
     hive_outstanding_add();
+    atomic_fetch_add_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
 }
 
 void hive_spawn_uncount(void)
 {
+    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
     hive_outstanding_done();
     /* That wakes every worker but the calling one, which is in a task and
      * sees the end of the run once the task returns. From an interrupt
@@ -56,7 +66,7 @@ void hive_spawn_uncount(void)
         hive_port_wake(w->id);
 }
 
-void hive_spawn_queue(struct hive_task *task)
+static void queue(struct hive_task *task)
 {
     struct hive_worker *w = hive_self();
     if (w)
@@ -65,13 +75,19 @@ void hive_spawn_queue(struct hive_task *task)
         hive_publish(NULL, HIVE_PUBLISH_GLOBAL, task);
 }
 
+void hive_spawn_queue(struct hive_task *task)
+{
+    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
+    queue(task);
+}
+
 int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))
 {
     int err = hive_spawn_claim(task, fn);
     if (err != HIVE_OK)
         return err;
-    hive_spawn_count();
-    hive_spawn_queue(task);
+    hive_outstanding_add();
+    queue(task);
     return HIVE_OK;
 }
 
@@ -82,7 +98,7 @@ int hive_spawn_fn(void (*fn)(void *arg), void *arg)
     struct hive_task *t = hive_pool_get(fn, arg);
     if (!t)
         return HIVE_ENOMEM;
-    hive_spawn_count();
-    hive_spawn_queue(t);
+    hive_outstanding_add();
+    queue(t);
     return HIVE_OK;
 }

@@ -25,12 +25,14 @@ static void add(struct hive_core_stats *to, const struct hive_core_stats *s)
     to->joins_inline += s->joins_inline;
     to->joins_waited += s->joins_waited;
     to->wait_parks += s->wait_parks;
+    to->park_timeouts += s->park_timeouts;
 }
 
-void hive_stats_collect(uint64_t elapsed_ns)
+void hive_stats_collect(uint64_t elapsed_ns, uint64_t unwaited_group_tasks)
 {
     last.cores = hive_scheduler.workers;
     last.elapsed_ns = elapsed_ns;
+    last.unwaited_group_tasks = unwaited_group_tasks;
     /* relaxed: every spawner that counted here did so before the run ended;
      * later ones belong to the next run. */
     last.injected = atomic_load_explicit(&hive_scheduler.injected, memory_order_relaxed);
@@ -54,17 +56,17 @@ static void row(const char *name, const struct hive_core_stats *s)
 {
     printf("%-5s %10" PRIu64 " %10" PRIu64 " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
            " %5" PRIu64 " %6" PRIu64 " %6" PRIu64 " %9" PRIu64 " %9" PRIu64 " %8" PRIu64
-           " %9" PRIu64 "\n",
+           " %9" PRIu64 " %8" PRIu64 "\n",
            name, s->tasks_run, s->spawned, s->steal_attempts, s->steals, s->stolen_tasks,
            s->global_pulls, s->overflows, s->parks, s->wakes, s->lifo_hits, s->joins_inline,
-           s->joins_waited, s->wait_parks);
+           s->joins_waited, s->wait_parks, s->park_timeouts);
 }
 
 void hive_stats_print(const struct hive_stats *s)
 {
-    printf("%-5s %10s %10s %9s %8s %8s %7s %5s %6s %6s %9s %9s %8s %9s\n", "core", "run",
+    printf("%-5s %10s %10s %9s %8s %8s %7s %5s %6s %6s %9s %9s %8s %9s %8s\n", "core", "run",
            "spawned", "steal-try", "steals", "stolen", "global", "ovfl", "parks", "wakes",
-           "lifo-hits", "join-back", "join-wait", "wait-park");
+           "lifo-hits", "join-back", "join-wait", "wait-park", "park-tmo");
     char name[8];
     for (unsigned i = 0; i < s->cores && i < HIVE_MAX_WORKERS; i++) {
         snprintf(name, sizeof name, "%u", i);
@@ -73,4 +75,7 @@ void hive_stats_print(const struct hive_stats *s)
     row("all", &s->total);
     printf("run: %u cores, %" PRIu64 ".%03" PRIu64 " ms, %" PRIu64 " spawned from outside\n",
            s->cores, s->elapsed_ns / 1000000, s->elapsed_ns / 1000 % 1000, s->injected);
+    if (s->unwaited_group_tasks)
+        printf("run: %" PRIu64 " group tasks dropped unrun: their group was never waited for\n",
+               s->unwaited_group_tasks);
 }

@@ -11,6 +11,7 @@ const char *hive_strerror(int err)
     case HIVE_EBUSY: return "HIVE_EBUSY";
     case HIVE_ENOMEM: return "HIVE_ENOMEM";
     case HIVE_ESTATE: return "HIVE_ESTATE";
+    case HIVE_EUNWAITED: return "HIVE_EUNWAITED";
     default: return "unknown";
     }
 }

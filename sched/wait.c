@@ -130,6 +130,11 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                    struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx)
 {
     w->wait_depth++;
+    /* A wait is a scheduling point: while it lasts, the waiting task is not
+     * running, and its time starts again when it resumes (watchdog.c). */
+    struct hive_watch_mark watch = {0, 0};
+    if (w->watch)
+        watch = hive_watch_suspend(w->id);
     bool may_park = w->wait_depth <= HIVE_JOIN_NEST_FREE;
     uint64_t fruitless_since = 0; /* 0: the last look found work */
     while (hive_await_count(awaited) != 0) {
@@ -170,5 +175,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
     }
     if (w->searching)
         hive_stop_searching(w); /* our own continuation is the work we found */
+    if (w->watch)
+        hive_watch_resume(w->id, watch);
     w->wait_depth--;
 }

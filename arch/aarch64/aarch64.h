@@ -1,6 +1,6 @@
 /*
  * Internals of arch/aarch64 shared between its assembly and C files and the
- * boards that use it. kernel/ never includes this; it sees kernel/platform.h.
+ * drivers that need them (drivers/psci.c: the entry level). kernel/ never includes this; it sees kernel/platform.h.
  */
 #ifndef HIVE_ARCH_AARCH64_H
 #define HIVE_ARCH_AARCH64_H
@@ -38,17 +38,12 @@ _Noreturn void aarch64_irq_stack_overflow(uint64_t esr, uint64_t elr, uint64_t f
 /* vectors.S calls this; a return resumes at frame->elr. */
 void aarch64_exception(struct aarch64_frame *frame, unsigned kind);
 
-/* The EL1 virtual timer's interrupt (a PPI: each core has its own). */
-#define AARCH64_TIMER_PPI   27
-
 /* vectors.S calls this for every IRQ from the kernel, interrupts masked, on
  * the exception stack, with the interrupted code's registers saved. */
 void aarch64_irq(void);
-/* Timer and event stream off/on for this core (timer.c), from arch_irq_init_cpu. */
+/* Timer off and event stream on for this core (timer.c), from arch_irq_init_cpu;
+ * the board's interrupt controller enables the timer's interrupt. */
 void aarch64_timer_init_cpu(void);
-
-/* Semihosting SYS_EXIT; returns only if the debugger/QEMU does not listen. */
-void aarch64_semihost_exit(int status);
 #endif
 
 #endif

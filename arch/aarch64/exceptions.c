@@ -1,8 +1,9 @@
 /*
  * What happens when vectors.S calls aarch64_exception: every exception that
  * reaches it is unexpected (IRQs from the kernel take their own path to
- * irq.c), except an HLT taken because nobody listens to semihosting. The report names the core, the
- * exception and its registers, then the system stops with status 1.
+ * irq.c), except an HLT taken because nobody listens to semihosting
+ * (drivers/semihosting.c, a board's exit path). The report names the core,
+ * the exception and its registers, then the system stops with status 1.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,7 +6,8 @@
  *               inner shareable); the guard page below each core's task stack
  *               and below its interrupt stack unmapped
  *   RAM beyond  the heap, RW- (2 MiB blocks where possible)
- *   devices     RW-, Device-nGnRE
+ *   devices     RW-, Device-nGnRE: the board's regions (kernel/board.h,
+ *               board_mmio), page aligned
  *   the rest    unmapped: page 0 and flash, RAM below the image
  *
  * Runs before the MMU is on, where memory is Device: this file is built with
@@ -21,7 +22,7 @@
 
 /* From the linker script. */
 extern char __image_start[], __text_end[], __rodata_end[], __image_end[];
-extern char __ram_end[], __device_start[], __device_end[];
+extern char __ram_end[];
 
 #define PAGE        4096ul
 #define BLOCK       (2ul << 20)
@@ -110,7 +111,8 @@ static void map(uintptr_t start, uintptr_t end, uint64_t attrs)
 
 void aarch64_mmu_build(void)
 {
-    map((uintptr_t)__device_start, (uintptr_t)__device_end, MEM_DEVICE);
+    for (unsigned i = 0; i < board_mmio_count; i++)
+        map(board_mmio[i].base, board_mmio[i].base + board_mmio[i].size, MEM_DEVICE);
     map((uintptr_t)__image_start, (uintptr_t)__text_end, MEM_TEXT);
     map((uintptr_t)__text_end, (uintptr_t)__rodata_end, MEM_RODATA);
     map((uintptr_t)__rodata_end, (uintptr_t)__image_end, MEM_RW);

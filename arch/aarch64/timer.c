@@ -2,7 +2,8 @@
  * The per-core generic timer: one one-shot deadline per core, and the event
  * stream that bounds a WFE.
  *
- * Which timer: the EL1 virtual timer (CNTV_*, PPI 27). It compares against
+ * Which timer: the EL1 virtual timer (CNTV_*; its interrupt is a PPI the
+ * board names, 27 on QEMU virt and the Raspberry Pi 4). It compares against
  * CNTVCT_EL0, the counter arch_counter() reads, so a deadline is in the same
  * units as every timestamp; and it is the timer an OS at EL1 owns (a
  * hypervisor keeps the EL2 timer, and may trap or take the EL1 physical
@@ -12,13 +13,12 @@
  * One-shot: CNTV_CVAL_EL0 holds the absolute deadline and the interrupt
  * stays asserted (level) while CVAL <= CNTVCT and the timer is enabled and
  * unmasked. The kernel's timer interrupt handler always sets it again (a
- * later deadline, or off) before aarch64_irq ends the interrupt at the GIC,
- * so each deadline fires once.
+ * later deadline, or off) before aarch64_irq completes the interrupt at the
+ * board's controller, so each deadline fires once.
  */
 #include <stdint.h>
 
 #include "aarch64.h"
-#include "gic.h"
 #include "kernel/kernel.h"
 
 #define CNTV_CTL_ENABLE     1u          /* IMASK (bit 1) stays clear */
@@ -87,6 +87,5 @@ void aarch64_timer_init_cpu(void)
     k &= ~(uint64_t)(CNTKCTL_EVNTI_MASK | CNTKCTL_EVNTDIR);
     k |= CNTKCTL_EVNTEN | (uint64_t)event_stream_bit(arch_counter_hz()) << CNTKCTL_EVNTI_SHIFT;
     __asm__ volatile("msr cntkctl_el1, %0" : : "r"(k) : "memory");
-    gic->enable(AARCH64_TIMER_PPI, true, hive_cpu_id());
 }
 

@@ -131,6 +131,73 @@ static void *host_run_thread(void *p)
     return NULL;
 }
 
+/*
+ * The watchdog's clock: a thread of its own, no core, which calls the check
+ * every period while hive_port_run_on_cores runs - it keeps going whatever
+ * the core threads are stuck in. Started and stopped (and joined) inside
+ * hive_port_run_on_cores, so no check runs outside it.
+ */
+static struct {
+    uint64_t period;
+    void (*check)(void);
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop;            /* under mu */
+    pthread_t thread;
+} watch = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+void hive_port_watch(uint64_t period_ns, void (*check)(void))
+{
+    /* Read by the thread that hive_port_run_on_cores starts, which
+     * pthread_create orders after this. */
+    watch.period = period_ns;
+    watch.check = check;
+}
+
+static void *watch_thread(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&watch.mu);
+    uint64_t next = hive_port_now_ns() + watch.period;
+    while (!watch.stop) {
+        struct timespec ts = {(time_t)(next / 1000000000u), (long)(next % 1000000000u)};
+        if (pthread_cond_timedwait(&watch.cv, &watch.mu, &ts) != ETIMEDOUT)
+            continue; /* told to stop, or a spurious wake-up */
+        pthread_mutex_unlock(&watch.mu);
+        watch.check();
+        next += watch.period;
+        pthread_mutex_lock(&watch.mu);
+    }
+    pthread_mutex_unlock(&watch.mu);
+    return NULL;
+}
+
+static void watch_start(void)
+{
+    if (!watch.period)
+        return;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&watch.cv, &ca);
+    pthread_condattr_destroy(&ca);
+    watch.stop = false;
+    if (pthread_create(&watch.thread, NULL, watch_thread, NULL) != 0)
+        abort();
+}
+
+static void watch_stop(void)
+{
+    if (!watch.period)
+        return;
+    pthread_mutex_lock(&watch.mu);
+    watch.stop = true;
+    pthread_cond_signal(&watch.cv);
+    pthread_mutex_unlock(&watch.mu);
+    pthread_join(watch.thread, NULL);
+    pthread_cond_destroy(&watch.cv);
+}
+
 void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
 {
     static pthread_t threads[HIVE_HOST_MAX_CORES];
@@ -145,11 +212,19 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
         if (pthread_create(&threads[i], NULL, host_run_thread, &runs[i]) != 0)
             abort();
     }
+    watch_start();
     hive_host_bind_core(0);
     fn(arg);
     for (unsigned i = 1; i < ncores; i++)
         pthread_join(threads[i], NULL);
+    watch_stop();
     hive_host_bind_core(prev);
+}
+
+_Noreturn void hive_port_panic_core(unsigned core, const char *msg)
+{
+    fprintf(stderr, "hive: panic: core %u: %s\n", core, msg);
+    abort();
 }
 
 _Noreturn void hive_port_panic(const char *msg)

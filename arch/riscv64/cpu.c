@@ -6,7 +6,6 @@
 #include "csr.h"
 #include "kernel/kernel.h"
 #include "layout.h"
-#include "sbi.h"
 
 #ifndef HIVE_TIMEBASE_HZ
 #error "HIVE_TIMEBASE_HZ (the time CSR's rate) comes from boards/<board>/board.cmake"

@@ -24,6 +24,18 @@ _start:
     j       mmode_entry
     .balign 4                       /* stvec's base: the low 2 bits are its mode */
 1:
+    /* One hart boots; any later arrival here is a hart we started. OpenSBI
+     * before 1.3 marks a hart START_PENDING before it stores the address
+     * and argument the hart is to start at; a hart that reaches its wait
+     * late (its vCPU thread descheduled on a loaded host, or a real hart
+     * slow through the firmware) sees START_PENDING at once and leaves
+     * with the defaults from boot - this entry, and the DTB in a1 instead
+     * of our logical id. Booting a second time would clear .bss under the
+     * running cores; such a hart joins as the secondary it was started as. */
+    la      t0, boot_claimed
+    li      t1, 1
+    amoswap.w.aq t1, t1, (t0)
+    bnez    t1, raced_start
     /* Same per-hart set-up as a started hart, for logical id 0. */
     mv      s0, a0                  /* hart id, for hive_kernel_main */
     li      s1, 0
@@ -41,6 +53,12 @@ _start:
     addi    t1, t1, 8
     j       1b
 2:
+    /* The copy wrote the claim's initial 0 back: claim it again. (A board
+     * whose loader leaves .data elsewhere must not start a hart into this
+     * entry before here; none that hive supports does.) */
+    la      t0, boot_claimed
+    li      t1, 1
+    sw      t1, 0(t0)
     /* .bss holds stack 0, so clear it before the first push. Once, here:
      * started harts find their data already live. */
     la      t0, __bss_start
@@ -53,6 +71,38 @@ _start:
     jal     ra, hart_setup_stack
     mv      a0, s0
     tail    riscv_boot_main         /* start.c; never returns */
+
+/*
+ * A started hart that came in at _start (see above): a0 = its hart id, a1
+ * is not ours. Its logical id is the slot of hive_cpus holding its hart id:
+ * kernel/boot.c stores hw_id, then a full fence, then asks the firmware to
+ * start the hart, and the firmware's START_PENDING, which this hart saw
+ * before leaving, comes after that. The fence here orders our loads after
+ * that observation. Slots are handed out in increasing order and each
+ * before its start, so the first slot from 1 that holds this hart id is
+ * this hart's, even for hart id 0 (later slots may still read 0).
+ */
+raced_start:
+    fence   rw, rw
+    la      t0, hive_cpus
+    li      t1, 1
+    li      t2, HIVE_MAX_CORES
+1:  bgeu    t1, t2, 3f
+    li      t3, RV_CPU_SIZE
+    mul     t3, t1, t3
+    add     t3, t0, t3
+    ld      t3, RV_CPU_HW_ID(t3)
+    beq     t3, a0, 2f
+    addi    t1, t1, 1
+    j       1b
+2:
+    mv      a1, t1
+    j       arch_secondary_entry
+3:
+    /* No slot: the boot core never started this hart. Stay out of the way;
+     * the boot core reports any core it started that does not arrive. */
+    wfi
+    j       3b
 
     .globl arch_secondary_entry
 arch_secondary_entry:
@@ -93,6 +143,8 @@ mmode_halt:
     .pushsection .data
     .balign 4
 mmode_reporter:
+    .word   0
+boot_claimed:
     .word   0
     .popsection
 

@@ -3,20 +3,21 @@
  * C half of trap.S's interrupt path.
  *
  * Three sources reach S-mode, each with its bit in sie/sip:
- *  - SSIP, the doorbell: another hart's SBI send_ipi (OpenSBI raises SSIP on
- *    the target). Software-writable, so we clear it ourselves.
+ *  - SSIP, the doorbell: another hart's board_irq_doorbell (an SBI send_ipi;
+ *    OpenSBI raises SSIP on the target). Software-writable, so we clear it
+ *    ourselves.
  *  - STIP, the timer: with Sstc (the board says so), the hart compares time
  *    with stimecmp itself and STIP follows; otherwise OpenSBI does it for us
  *    behind sbi_set_timer. Either way only a new deadline clears it.
- *  - SEIP, external: the PLIC has a device line for this hart's context.
+ *  - SEIP, external: the board's interrupt controller (a PLIC) has a device
+ *    line for this hart, claimed through board_irq_claim.
  */
 #include <stdint.h>
 
 #include "csr.h"
+#include "drivers/sbi.h"
 #include "kernel/kernel.h"
 #include "layout.h"
-#include "plic.h"
-#include "sbi.h"
 
 #ifndef HIVE_RISCV_SSTC
 #error "HIVE_RISCV_SSTC (does the hart have stimecmp?) comes from boards/<board>/board.cmake"
@@ -24,19 +25,8 @@
 
 void riscv_interrupt(void);
 
-/* Each core's PLIC context, looked up once. */
-static unsigned plic_ctx[HIVE_MAX_CORES];
-
-void arch_irq_init(void)
-{
-    plic_init();
-}
-
 void arch_irq_init_cpu(void)
 {
-    unsigned me = hive_cpu_id();
-    plic_ctx[me] = riscv_board_plic_context(hive_cpus[me].hw_id);
-    plic_init_context(plic_ctx[me]);
     arch_timer_set(UINT64_MAX);
     csr_clear(sip, SIP_SSIP);   /* a doorbell from before we listened */
     csr_set(sie, SIP_SSIP | SIP_STIP | SIP_SEIP);
@@ -45,18 +35,6 @@ void arch_irq_init_cpu(void)
 void arch_irq_unmask(void)
 {
     csr_set(sstatus, SSTATUS_SIE);
-}
-
-void arch_irq_doorbell(unsigned core)
-{
-    /* sbi_send_ipi fences the waker's stores (its wake word) before the
-     * device write that raises the IPI. */
-    sbi_send_ipi(1, hive_cpus[core].hw_id);
-}
-
-int arch_irq_route(unsigned irq, unsigned core, bool on)
-{
-    return plic_route(irq, core, on);
 }
 
 void arch_timer_set(uint64_t deadline)
@@ -89,7 +67,6 @@ void arch_park_deep(void)
  */
 void riscv_interrupt(void)
 {
-    unsigned ctx = plic_ctx[hive_cpu_id()];
     for (;;) {
         unsigned long pending = csr_read(sip) & csr_read(sie);
         if (pending & SIP_SSIP) {
@@ -99,11 +76,12 @@ void riscv_interrupt(void)
         } else if (pending & SIP_STIP) {
             hive_kernel_irq(HIVE_IRQ_TIMER);    /* re-arms: clears STIP */
         } else if (pending & SIP_SEIP) {
-            unsigned src = plic_claim(ctx);
-            if (src == 0)
+            uint32_t claim;
+            int source = board_irq_claim(&claim);
+            if (source == HIVE_IRQ_NONE)
                 return;     /* taken back before we claimed it */
-            hive_kernel_irq((int)src);
-            plic_complete(ctx, src);
+            hive_kernel_irq(source);
+            board_irq_complete(claim);
         } else {
             return;
         }

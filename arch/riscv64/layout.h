@@ -9,6 +9,7 @@
 /* kernel/cpu.h: HIVE_STACK_SLOT and sizeof(struct hive_cpu). */
 #define RV_STACK_SLOT     (4096 + 32 * 1024)
 #define RV_CPU_SIZE       24
+#define RV_CPU_HW_ID      8
 
 /* sstatus bits. */
 #define SSTATUS_SIE       (1 << 1)

@@ -51,7 +51,7 @@ static pte_t tables[TABLES][ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static unsigned tables_used;
 
 /* Written by the boot hart before it starts the others, which only read it
- * (board_start_secondaries fences before hart_start). */
+ * (kernel/boot.c fences before it starts a hart). */
 static uint64_t satp_value;
 
 extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
@@ -135,9 +135,8 @@ void riscv_mmu_init(void)
 {
     tables_used = 1;    /* tables[0] is the root */
 
-    for (unsigned i = 0; i < riscv_board_mmio_count; i++)
-        map(riscv_board_mmio[i].base, riscv_board_mmio[i].base + riscv_board_mmio[i].size,
-            PTE_R | PTE_W, 2);
+    for (unsigned i = 0; i < board_mmio_count; i++)
+        map(board_mmio[i].base, board_mmio[i].base + board_mmio[i].size, PTE_R | PTE_W, 2);
 
     map((uintptr_t)__text_start, (uintptr_t)__text_end, PTE_R | PTE_X, 2);
     map((uintptr_t)__rodata_start, (uintptr_t)__rodata_end, PTE_R, 2);

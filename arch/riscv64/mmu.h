@@ -4,14 +4,6 @@
 
 #include <stdint.h>
 
-/* Device regions the board needs mapped (read/write, never executable). */
-struct riscv_mmio {
-    uintptr_t base;
-    uintptr_t size;
-};
-extern const struct riscv_mmio riscv_board_mmio[];
-extern const unsigned riscv_board_mmio_count;
-
 /* Boot hart, MMU off: build the tables once. */
 void riscv_mmu_init(void);
 /* Every hart: switch to the tables riscv_mmu_init built. */

@@ -12,6 +12,8 @@
 _Static_assert(RV_STACK_SLOT == HIVE_STACK_SLOT, "layout.h: RV_STACK_SLOT");
 _Static_assert(RV_CPU_SIZE == sizeof(struct hive_cpu), "layout.h: RV_CPU_SIZE");
 _Static_assert(offsetof(struct hive_cpu, id) == 0, "entry.S stores id at offset 0");
+_Static_assert(offsetof(struct hive_cpu, hw_id) == RV_CPU_HW_ID, "layout.h: RV_CPU_HW_ID");
+_Static_assert(sizeof(((struct hive_cpu *)0)->hw_id) == 8, "entry.S loads hw_id with ld");
 
 noreturn void riscv_boot_main(uintptr_t hart_id);
 noreturn void riscv_mmode_entry(void);

@@ -1,8 +1,5 @@
 # QEMU virt, Cortex-A53: 1 to 8 cores with the default GICv2, up to 16 with gic-version=3.
 set(HIVE_ARCH aarch64)
 set(HIVE_MAX_CORES 16)
-set(HIVE_LINKER_SCRIPT ${HIVE_ROOT}/linker/qemu-virt-aarch64.ld)
-# The interrupt section of kernel/platform.h is implemented (arch/aarch64:
-# GICv2/GICv3, the generic timer). Device lines are GIC INTIDs, below
-# kernel/irq.h's default HIVE_IRQ_LINES (1024; a GIC has at most 1020).
-set(HIVE_HAS_IRQ ON)
+# Device lines are GIC INTIDs, below kernel/irq.h's default HIVE_IRQ_LINES
+# (1024; a GIC has at most 1020), so the board leaves it.

@@ -1,8 +1,16 @@
 /*
  * Device interrupts for firmware (bare-metal boards only).
  *
- *   static void on_rx(unsigned irq, void *dev) { quiet(dev); hive_spawn_fn(drain, dev); }
- *   hive_irq_attach(UART_IRQ, on_rx, &uart);
+ *   static void on_rx(unsigned irq, void *arg)
+ *   {
+ *       struct uart *u = arg;
+ *       quiet(u);
+ *       int err = hive_spawn(&u->drain_task, drain);  // one task drains all that came
+ *       assert(err == HIVE_OK || err == HIVE_EBUSY);  // EBUSY: it is still queued
+ *   }
+ *   ...
+ *   if (hive_irq_attach(UART_IRQ, on_rx, &uart) != HIVE_OK)
+ *       ... // EINVAL: not a device line of this board; EBUSY: it has a handler
  *
  * A handler runs in interrupt context, interrupts masked, on the core that
  * attached it (the line is routed to that core alone). It may call
@@ -27,7 +35,7 @@ typedef void hive_irq_handler(unsigned irq, void *arg);
  *   HIVE_EINVAL  handler is NULL, or irq is not a device line of this board.
  *   HIVE_EBUSY   irq already has a handler.
  */
-int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
+HIVE_MUST_CHECK int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
 
 /*
  * Disable irq and forget its handler. Called from another core than the one
@@ -35,7 +43,7 @@ int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
  * this returns.
  *   HIVE_EINVAL  irq has no handler.
  */
-int hive_irq_detach(unsigned irq);
+HIVE_MUST_CHECK int hive_irq_detach(unsigned irq);
 
 /* True while the calling core runs an interrupt handler. */
 bool hive_in_interrupt(void);

@@ -25,6 +25,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "hive/attributes.h"
+
 struct hive_spinlock {
     atomic_bool locked;
 };
@@ -33,16 +35,16 @@ struct hive_spinlock {
 
 /* Mask interrupts, then take the lock. Returns the interrupt state to hand
  * back to hive_spin_unlock. */
-unsigned long hive_spin_lock(struct hive_spinlock *lock);
+HIVE_MUST_CHECK unsigned long hive_spin_lock(struct hive_spinlock *lock);
 /* Release the lock, then restore the interrupt state hive_spin_lock returned. */
 void hive_spin_unlock(struct hive_spinlock *lock, unsigned long irq_state);
 /* As hive_spin_lock, but return at once: true with the lock held and
  * *irq_state set, false (interrupts as they were) if another core holds it. */
-bool hive_spin_trylock(struct hive_spinlock *lock, unsigned long *irq_state);
+HIVE_MUST_CHECK bool hive_spin_trylock(struct hive_spinlock *lock, unsigned long *irq_state);
 
 /* The same without touching the interrupt state. */
 void hive_spin_lock_raw(struct hive_spinlock *lock);
 void hive_spin_unlock_raw(struct hive_spinlock *lock);
-bool hive_spin_trylock_raw(struct hive_spinlock *lock);
+HIVE_MUST_CHECK bool hive_spin_trylock_raw(struct hive_spinlock *lock);
 
 #endif

@@ -38,7 +38,7 @@ uint64_t hive_now_ns(void);
  *   HIVE_EBUSY   task is still queued (spawned, or its hive_after pending).
  *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers.
  */
-int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task));
+HIVE_MUST_CHECK int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task));
 
 /*
  * Call off task's pending hive_after (a task has one at most): its fn will
@@ -50,7 +50,7 @@ int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task 
  *                task is queued, running or done), or it was cancelled, or
  *                it was never set (a task queued by hive_spawn is left alone).
  */
-int hive_after_cancel(struct hive_task *task);
+HIVE_MUST_CHECK int hive_after_cancel(struct hive_task *task);
 
 /*
  * In ns nanoseconds, fn(arg) itself in the timer interrupt of the calling
@@ -58,7 +58,7 @@ int hive_after_cancel(struct hive_task *task);
  *   HIVE_EINVAL  fn is NULL.
  *   HIVE_ENOMEM  as for hive_after.
  */
-int hive_after_irq(uint64_t ns, void (*fn)(void *arg), void *arg);
+HIVE_MUST_CHECK int hive_after_irq(uint64_t ns, void (*fn)(void *arg), void *arg);
 
 /*
  * Call off one pending hive_after_irq(ns, fn, arg) with this fn and arg: of
@@ -68,6 +68,6 @@ int hive_after_irq(uint64_t ns, void (*fn)(void *arg), void *arg);
  *   HIVE_ESTATE  no such timer is pending: it has fired (fn has been called
  *                or is being called), or it was cancelled, or never set.
  */
-int hive_after_irq_cancel(void (*fn)(void *arg), void *arg);
+HIVE_MUST_CHECK int hive_after_irq_cancel(void (*fn)(void *arg), void *arg);
 
 #endif

@@ -240,7 +240,8 @@ static void group_locked_entry(void *arg)
     unsigned long irq = 0;
     if (broken)
         irq = hive_spin_lock(&lock);
-    hive_group_wait(&g);
+    if (hive_group_wait(&g) != HIVE_OK)
+        _exit(4);
     if (broken)
         hive_spin_unlock(&lock, irq);
 }

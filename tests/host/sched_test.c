@@ -78,6 +78,12 @@ HIVE_TEST(group_covers_once)
         sched_case_group(n, 100000 / SCALE);
 }
 
+HIVE_TEST(unwaited_group_is_reported)
+{
+    FOR_CORES(n)
+        sched_case_unwaited_group(n);
+}
+
 HIVE_TEST(exactly_once)
 {
     FOR_CORES(n)
@@ -263,6 +269,21 @@ HIVE_TEST(huge_park_timeout_sleeps)
     /* Each park ends only when it is woken: a handful in 200 ms. A wrapped
      * deadline made it hundreds of thousands. */
     CHECK(hive_stats_last()->total.parks < 100);
+    CHECK_EQ(hive_stats_last()->total.park_timeouts, 0);
+}
+
+/* A short park timeout ends the idle worker's sleeps, and each such end is
+ * counted as a timeout, on the core that slept. */
+HIVE_TEST(park_timeouts_are_counted)
+{
+    struct hive_config c = sw_cfg(2);
+    c.park_timeout_ns = 1000000; /* 1 ms, in 200 ms of nothing to do */
+    CHECK_EQ(hive_run(huge_timeout_entry, NULL, &c), HIVE_OK);
+    const struct hive_stats *st = hive_stats_last();
+    CHECK(st->total.park_timeouts >= 1);
+    CHECK(st->total.park_timeouts <= st->total.parks + st->total.wait_parks);
+    for (unsigned i = 0; i < st->cores; i++)
+        CHECK(st->core[i].park_timeouts <= st->core[i].parks + st->core[i].wait_parks);
 }
 
 /* More workers than one bitmap word holds: the idle bitmap's later words. */

@@ -63,6 +63,11 @@ HIVE_TEST(group_covers_once)
     TIMED("group", sched_case_group(0, 20000));
 }
 
+HIVE_TEST(unwaited_group_is_reported)
+{
+    TIMED("unwaited_group", sched_case_unwaited_group(0));
+}
+
 HIVE_TEST(exactly_once)
 {
     TIMED("exactly_once", sched_case_exactly_once(0, 1000000));
@@ -125,7 +130,7 @@ static struct hive_task isr_poller;
 static void isr_poll(struct hive_task *t)
 {
     if (!atomic_load(&isr_checks_done) || !atomic_load(&isr_task_ran))
-        hive_spawn(t, isr_poll);
+        CHECK_EQ(hive_spawn(t, isr_poll), HIVE_OK);
 }
 
 static void isr_entry(void *p)

@@ -13,8 +13,9 @@ void wl_msort_task(void *p)
     size_t h = s->n / 2;
     struct wl_msort l = {s->a, s->tmp, h}, r = {s->a + h, s->tmp + h, s->n - h};
     /* r, the upper half, is the one offered to thieves, as the peers fork it.
-     * A refused join (it cannot be, in task context) would leave the halves
-     * unsorted, which the checker sees. */
-    hive_join(wl_msort_task, &l, wl_msort_task, &r);
+     * A refused join (it cannot be, in task context) runs neither half: the
+     * range is left unsorted, unmerged, which the checker sees. */
+    if (hive_join(wl_msort_task, &l, wl_msort_task, &r) != HIVE_OK)
+        return;
     wl_merge(s->a, s->tmp, s->n, h);
 }

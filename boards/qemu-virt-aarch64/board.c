@@ -1,0 +1,122 @@
+/*
+ * QEMU virt, aarch64: which drivers, where (hw/arm/virt.c's memory map and
+ * interrupt numbers), wired to kernel/board.h. RAM and the image's place are
+ * in memory.ld.
+ */
+#include "drivers/gic/gic.h"
+#include "drivers/pl011.h"
+#include "drivers/pl061.h"
+#include "drivers/psci.h"
+#include "drivers/semihosting.h"
+#include "kernel/kernel.h"
+
+/* ---- memory map: every device sits between 0x08000000 and RAM ---- */
+
+const struct board_region board_mmio[] = {
+    {0x08000000, 0x38000000},   /* GIC, PL011, PL061, RTC, fw_cfg, virtio, PCIe */
+};
+const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
+
+/* ---- console: the PL011 at 0x09000000, on QEMU virt's 24 MHz UART clock ---- */
+
+static const struct pl011_config uart = {
+    .base = 0x09000000,
+    .clock_hz = 24000000,
+    .baud = 115200,
+};
+
+void board_console_init(void)
+{
+    pl011_init(&uart);
+}
+
+void board_console_putc(char c)
+{
+    pl011_putc(&uart, c);
+}
+
+/* ---- cores: PSCI, QEMU itself playing the firmware ---- */
+
+static const struct psci_config psci = {.conduit = PSCI_CONDUIT_ABOVE_ENTRY};
+
+/* QEMU virt puts 8 cores per cluster with GICv2 (which allows 8 in all) and
+ * 16 with GICv3, so up to 16 cores all sit in cluster 0 with MPIDR Aff0 =
+ * 0..15. An absent one answers CPU_ON with INVALID_PARAMETERS. */
+const uintptr_t board_core_hw_ids[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
+
+int board_start_core(uintptr_t hw_id, unsigned id)
+{
+    return psci_start_core(&psci, hw_id, (uintptr_t)arch_secondary_entry, id);
+}
+
+/* ---- exit: semihosting SYS_EXIT carries the status to QEMU's exit code ---- */
+
+noreturn void board_exit(int status)
+{
+    semihosting_exit(status);
+    /* Only without -semihosting-config enable=on: stop rather than hang,
+     * though QEMU then exits 0 whatever the status. */
+    hive_console_emergency("board: no semihosting, powering off without the exit status\n");
+    psci_system_off(&psci);
+    arch_halt();
+}
+
+/* ---- interrupt controller: the GIC, v2 or v3 as QEMU was started ---- */
+
+static const struct gic_config gic = {
+    .dist = 0x08000000,     /* GICD, both versions */
+    .cpu = 0x08010000,      /* GICC, GICv2 */
+    .redist = 0x080a0000,   /* GICR, GICv3: 128 KiB per core */
+    .timer_intid = 27,      /* the EL1 virtual timer: PPI 11 */
+};
+
+void board_irq_init(void)
+{
+    gic_init(&gic);
+}
+
+void board_irq_init_cpu(unsigned core)
+{
+    gic_init_cpu(core);
+}
+
+int board_irq_route(unsigned line, unsigned core, bool on)
+{
+    return gic_route(line, core, on);
+}
+
+void board_irq_doorbell(unsigned core)
+{
+    gic_doorbell(core);
+}
+
+int board_irq_claim(uint32_t *claim)
+{
+    return gic_claim(claim);
+}
+
+void board_irq_complete(uint32_t claim)
+{
+    gic_complete(claim);
+}
+
+/* ---- test interrupt: the PL061 GPIO at 0x09030000, SPI 7 (INTID 39) ---- */
+
+/* Pin 3 is QEMU's power button input; pins 0-2 are free. */
+static const struct pl061_config gpio = {.base = 0x09030000, .irq = 32 + 7, .pin = 0};
+
+int board_test_irq(void)
+{
+    return pl061_test_irq(&gpio);
+}
+
+void board_test_irq_raise(void)
+{
+    pl061_test_irq_raise(&gpio);
+}
+
+void board_test_irq_ack(void)
+{
+    pl061_test_irq_ack(&gpio);
+}

@@ -1,0 +1,138 @@
+/*
+ * QEMU virt, riscv64, under the default OpenSBI: which drivers, where, wired
+ * to kernel/board.h. RAM and the image's place are in memory.ld.
+ */
+#include "drivers/goldfish_rtc.h"
+#include "drivers/ns16550.h"
+#include "drivers/plic.h"
+#include "drivers/sbi.h"
+#include "drivers/sifive_test.h"
+#include "kernel/kernel.h"
+
+/* QEMU 7.2 virt's device addresses (hw/riscv/virt.c, virt_memmap). */
+#define VIRT_TEST   0x00100000ul    /* SiFive test finisher */
+#define VIRT_RTC    0x00101000ul    /* goldfish RTC */
+#define VIRT_CLINT  0x02000000ul
+#define VIRT_PLIC   0x0c000000ul
+#define VIRT_UART0  0x10000000ul    /* NS16550A */
+
+/* PLIC source ids (hw/riscv/virt.h). */
+#define VIRT_RTC_IRQ    11
+
+/* ---- memory map: what the drivers (and the firmware's CLINT) need mapped ---- */
+
+const struct board_region board_mmio[] = {
+    {VIRT_TEST, 0x1000},
+    {VIRT_RTC, 0x1000},
+    {VIRT_CLINT, 0x10000},
+    {VIRT_PLIC, 0x600000},  /* sized for QEMU's maximum hart count */
+    {VIRT_UART0, 0x1000},
+};
+const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
+
+/* ---- console: NS16550A UART0 ---- */
+
+static const struct ns16550_config uart = {.base = VIRT_UART0};
+
+void board_console_init(void)
+{
+    ns16550_init(&uart);
+}
+
+void board_console_putc(char c)
+{
+    ns16550_putc(&uart, c);
+}
+
+/* ---- cores: harts started through SBI HSM ---- */
+
+/* Harts 0..7, all S-mode capable; OpenSBI's boot hart may be any of them
+ * and keeps the others stopped until hart_start. An absent one is an SBI
+ * error. */
+const uintptr_t board_core_hw_ids[] = {0, 1, 2, 3, 4, 5, 6, 7};
+const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
+
+int board_start_core(uintptr_t hw_id, unsigned id)
+{
+    return sbi_start_hart(hw_id, (uintptr_t)arch_secondary_entry, id);
+}
+
+/* ---- exit: the SiFive test finisher ends QEMU with the status ---- */
+
+static const struct sifive_test_config finisher = {.base = VIRT_TEST};
+
+noreturn void board_exit(int status)
+{
+    sifive_test_exit(&finisher, status);
+    /* Only if the finisher did not stop the machine: power off through the
+     * firmware rather than hang, though the status is lost. */
+    hive_console_emergency("board: the test finisher did not stop the machine, "
+                           "powering off without the exit status\n");
+    sbi_system_reset(SBI_RESET_SHUTDOWN,
+                     status == 0 ? SBI_RESET_NO_REASON : SBI_RESET_SYSTEM_FAILURE);
+    arch_halt();
+}
+
+/* ---- interrupt controller: the PLIC; the doorbell is an SBI IPI ---- */
+
+/* QEMU virt gives each hart two PLIC contexts, M-mode then S-mode, in hart
+ * order (hw/riscv/virt.c: "MS" per hart): hart h's S-mode context is 2h + 1. */
+static const unsigned plic_s_context[] = {1, 3, 5, 7, 9, 11, 13, 15};
+
+static const struct plic_config plic = {
+    .base = VIRT_PLIC,
+    .sources = HIVE_IRQ_LINES,  /* board.cmake: VIRT_IRQCHIP_NUM_SOURCES + 1 */
+    .s_context = plic_s_context,
+    .harts = sizeof plic_s_context / sizeof plic_s_context[0],
+};
+
+void board_irq_init(void)
+{
+    plic_init(&plic);
+}
+
+void board_irq_init_cpu(unsigned core)
+{
+    plic_init_cpu(core);
+}
+
+int board_irq_route(unsigned line, unsigned core, bool on)
+{
+    return plic_route(line, core, on);
+}
+
+void board_irq_doorbell(unsigned core)
+{
+    /* sbi_send_ipi fences the waker's stores (its wake word) before the
+     * device write that raises the IPI. */
+    sbi_send_ipi(1, hive_cpus[core].hw_id);
+}
+
+int board_irq_claim(uint32_t *claim)
+{
+    return plic_claim(claim);
+}
+
+void board_irq_complete(uint32_t claim)
+{
+    plic_complete(claim);
+}
+
+/* ---- test interrupt: the goldfish RTC's alarm ---- */
+
+static const struct goldfish_rtc_config rtc = {.base = VIRT_RTC, .irq = VIRT_RTC_IRQ};
+
+int board_test_irq(void)
+{
+    return (int)rtc.irq;
+}
+
+void board_test_irq_raise(void)
+{
+    goldfish_rtc_alarm_now(&rtc);
+}
+
+void board_test_irq_ack(void)
+{
+    goldfish_rtc_alarm_ack(&rtc);
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# On a real board under QEMU: what tools/run-image and tools/hive run print
+# starts with hive's first line (the firmware's banner - OpenSBI's on riscv64 -
+# is dropped), --firmware-banner keeps it, and tools/hive run --elf boots an
+# image it did not build and exits with its status.
+#
+#   tests/tools/board_output.sh SOURCE_DIR BOARD IMAGE.elf
+. "$(dirname "$0")/lib.sh"
+src=${1:?usage: board_output.sh SOURCE_DIR BOARD IMAGE} board=${2:?} image=${3:?}
+
+first_line() { grep -v '^[[:space:]]*$' <<<"$out" | head -n 1 | tr -d '\r'; }
+
+expect run_image 0 '' -- "$src/tools/run-image" --board "$board" --cores 2 --timeout 60 "$image"
+line=$(first_line)
+[ "$line" = "hive: 2 cores online ($board)" ] && pass_case run_image_starts_with_hive ||
+  fail_case run_image_starts_with_hive "first line: '$line'"
+
+expect run_image_banner 0 '' -- "$src/tools/run-image" --board "$board" --cores 2 --timeout 60 \
+  --firmware-banner "$image"
+expect_out run_image_banner_has_hive '^hive: 2 cores online'
+if [ "$board" = qemu-virt-riscv64 ]; then
+  expect_out run_image_banner_kept '^OpenSBI v'
+  # ...and it is that banner the plain run dropped.
+  expect run_image_again 0 '' -- "$src/tools/run-image" --board "$board" --cores 2 --timeout 60 "$image"
+  expect_no run_image_no_opensbi 'OpenSBI'
+fi
+
+expect hive_run_elf 0 "^hive: boards/$board/qemu $image 2\$" -- \
+  timeout 120 "$src/tools/hive" run --board "$board" --cores 2 --elf "$image"
+line=$(first_line)
+[ "$line" = "hive: 2 cores online ($board)" ] && pass_case hive_run_elf_starts_with_hive ||
+  fail_case hive_run_elf_starts_with_hive "first line: '$line'"
+expect_out hive_run_elf_verdict '^[0-9]+ passed, 0 failed'
+
+finish

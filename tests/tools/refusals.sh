@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# tools/hive, tools/soak and tools/run-image refuse a bad argument with exit
+# status 2 and a line that says what is wrong - before anything is installed,
+# configured, built or booted. A stand-in cmake, dpkg-query and QEMU first on
+# PATH record any such attempt, which fails the case.
+#
+#   tests/tools/refusals.sh SOURCE_DIR
+. "$(dirname "$0")/lib.sh"
+src=${1:?usage: refusals.sh SOURCE_DIR}
+
+shim=$tmp/shim started=$tmp/started
+mkdir -p "$shim"
+for p in cmake dpkg-query apt-get qemu-system-aarch64 qemu-system-riscv64 gdb-multiarch; do
+  printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit 99\n' "$p" "$started" >"$shim/$p"
+  chmod +x "$shim/$p"
+done
+
+# refused NAME REGEX TOOL ARGS...: exit status 2, REGEX on stderr, nothing started.
+refused() {
+  local name=$1 regex=$2
+  shift 2
+  rm -f "$started"
+  expect "$name" 2 "$regex" -- env PATH="$shim:$PATH" "$@"
+  if [ -e "$started" ]; then
+    fail_case "$name (nothing started)" "it ran: $(head -n 3 "$started")"
+  fi
+}
+hive=$src/tools/hive
+
+# --cores: the range is the board's own (HIVE_MAX_CORES in boards/B/board.cmake).
+refused cores_zero '^hive: run: --cores 0 is out of range: qemu-virt-aarch64 runs 1-16 cores$' \
+  "$hive" run --cores 0
+refused cores_above_aarch64 '^hive: run: --cores 17 is out of range: qemu-virt-aarch64 runs 1-16 cores$' \
+  "$hive" run --board qemu-virt-aarch64 --cores 17
+refused cores_above_riscv64 '^hive: run: --cores 9 is out of range: qemu-virt-riscv64 runs 1-8 cores$' \
+  "$hive" run --board qemu-virt-riscv64 --cores 9
+refused cores_equals_form '^hive: run: --cores 9 is out of range: qemu-virt-riscv64 runs 1-8 cores$' \
+  "$hive" run --board=qemu-virt-riscv64 --cores=9
+refused cores_huge 'out of range: qemu-virt-aarch64 runs 1-16 cores' \
+  "$hive" run --cores 99999999999999999999
+refused cores_word "^hive: run: --cores wants a number of cores, not 'four' \\(qemu-virt-aarch64 runs 1-16\\)$" \
+  "$hive" run --cores four
+refused cores_negative "--cores wants a number of cores, not '-2'" "$hive" run --cores -2
+refused cores_debug 'debug: --cores 0 is out of range' "$hive" debug --cores 0
+
+# A missing value names the option.
+refused cores_missing '^hive: run: --cores needs a value \(a number of cores\)$' "$hive" run --cores
+refused cores_empty '^hive: run: --cores needs a value' "$hive" run --cores=
+refused board_missing '^hive: run: --board needs a value \(a board: .*qemu-virt-riscv64' "$hive" run --board
+refused board_then_option '^hive: run: --board needs a value' "$hive" run --board --cores 2
+refused elf_missing '^hive: run: --elf needs a value \(the path of an ELF image\)$' "$hive" run --elf
+refused help_hint "^hive: see 'tools/hive help run'$" "$hive" run --cores
+
+# Boards and apps: the ones there are, listed.
+refused board_unknown "^hive: run: unknown board 'virt' \\(boards: .*qemu-virt-aarch64.*\\)$" \
+  "$hive" run --board virt
+refused app_unknown "^hive: run: no app 'fibonacci' \\(apps: [a-z_ ]*demo[a-z_ ]*\\)$" "$hive" run fibonacci
+refused app_unknown_riscv64 "^hive: run: no app 'x' \\(apps: [a-z_ ]*idle[a-z_ ]*\\)$" \
+  "$hive" run --board qemu-virt-riscv64 --cores 2 x
+refused two_apps "one app at a time" "$hive" run demo idle
+refused option_unknown '^hive: run: unknown option --core$' "$hive" run --core 2
+
+# --elf: a file QEMU could boot on that board, or a refusal.
+refused elf_absent "^hive: run: --elf $tmp/none.elf: no such file$" "$hive" run --elf "$tmp/none.elf"
+echo 'not an image' >"$tmp/text.elf"
+refused elf_not_elf "^hive: run: --elf $tmp/text.elf: not an ELF file$" "$hive" run --elf "$tmp/text.elf"
+# An ELF header (64-bit, little-endian) for RISC-V (e_machine 243 at offset 18).
+{ printf '\177ELF\002\001\001'; head -c 11 /dev/zero; printf '\363\000'; head -c 45 /dev/zero; } >"$tmp/rv.elf"
+refused elf_wrong_machine "^hive: run: --elf $tmp/rv.elf: an ELF for riscv \\(e_machine 243\\); qemu-virt-aarch64 boots aarch64 \\(e_machine 183\\)\$" \
+  "$hive" run --board qemu-virt-aarch64 --elf "$tmp/rv.elf"
+refused elf_and_app "an app \\('idle'\\) or --elf FILE, not both" "$hive" run idle --elf "$tmp/rv.elf"
+refused elf_debug "^hive: debug: --elf $tmp/text.elf: not an ELF file$" "$hive" debug --elf "$tmp/text.elf"
+
+# The other commands.
+refused test_args "^hive: test: takes no arguments, not 'all'" "$hive" test all
+refused bench_unknown "^hive: bench: no benchmark 'queue' \\(benchmarks: queues sched idle\\)$" "$hive" bench queue
+refused deps_unknown "^hive: deps: no command 'build'" "$hive" deps build
+refused help_unknown "^hive: help: no command 'start' \\(commands: run test soak debug bench deps help\\)$" \
+  "$hive" help start
+refused command_unknown "^hive: no command 'start' \\(commands: " "$hive" start
+
+# soak: judged by tools/soak before tools/hive builds anything.
+refused soak_cores "^soak: --cores 9 is out of range: qemu-virt-riscv64 runs 1-8 cores$" \
+  "$hive" soak --board qemu-virt-riscv64 --cores 9
+refused soak_runs_missing '^soak: --runs needs a value$' "$hive" soak --runs
+refused soak_image "'nope' is not a soak image" "$hive" soak --image nope
+refused soak_board "^soak: unknown board 'x'" "$hive" soak --board x
+
+# run-image: a missing value, not the shell's complaint.
+refused run_image_board_missing '^run-image: --board needs a value$' "$src/tools/run-image" --board
+
+finish
