@@ -33,20 +33,28 @@
  * spawned without helping). Then a task pushed to a busy core's ring must
  * be run by another core, or that busy core waits forever: the property
  * becomes "no core sleeps for good while another's takeable work waits".
- * The C code as it is fails it (README.md, "Findings"); -DPARK_RESCAN_IDLE
- * is the change to hive_idle_park under which it holds.
+ * It needs rule 3 as sched/idle.c has it: a worker that parks leaving
+ * nobody searching rescans, a non-searcher too (README.md, "The LONG
+ * finding": with the rescan of the last searcher only, spin shows a core
+ * asleep beside a task waiting in a busy core's ring).
  *
  * Planted bugs, each of which spin must catch:
- *   -DBUG_NO_RESCAN       the last searcher to park does not rescan (rule 3)
+ *   -DBUG_NO_RESCAN       no parker rescans, the last searcher neither (rule 3)
  *   -DBUG_NO_NOTIFY       a global push from outside notifies nobody (rule 1)
  *   -DBUG_WAKE_DROPPED    hive_port_wait drops a wake that came before it
  *   -DBUG_AWAIT_NO_WAKE   (WAIT) the last group task wakes no sleeping waiter
- * and, under -DLONG -DPARK_RESCAN_IDLE:
+ * and, under -DLONG:
  *   -DBUG_NO_RING_NOTIFY  a worker's ring push notifies nobody (rule 1)
  *   -DBUG_NO_HANDOFF      the last searcher to find work wakes nobody (rule 2)
+ *   -DBUG_RESCAN_LAST_SEARCHER_ONLY  only the last searcher rescans (rule 3
+ *                         as it was, and as Tokio has it)
  *
- * -DPROBE=k turns REACHED(k) into a failing assertion: spin must then find
- * a path to it (README.md lists them), which shows the bounds reach it.
+ * -DPROBES=mask (reach.sh): REACHED(k) reports, once, that the search got
+ * there, and pan stops as soon as every probe k of the mask (bit k) has
+ * been reached. So reach.sh shows that the bounds of the ctests reach each
+ * rare branch that they are meant to cover (README.md lists the probes).
+ * The report is C (c_code): it is no part of the state and cannot change
+ * what the search explores.
  */
 #ifndef NW
 #define NW     2          /* workers (cores in the run): ctest runs 2 and 3 */
@@ -61,8 +69,13 @@
 #define NGROUP 1          /* WAIT: group tasks the entry spawns, then waits for */
 #endif
 
-#ifdef PROBE
-#define REACHED(k) assert(PROBE != k);
+#ifdef PROBES
+c_decl { unsigned long hive_reached; }
+#define REACHED(k) c_code { \
+  if (!(hive_reached >> k & 1)) { \
+    hive_reached |= 1ul << k; printf("probe %d reached\n", k); \
+    if ((hive_reached & (PROBES)) == (PROBES)) { printf("every probe reached\n"); exit(0); } \
+  } };
 #else
 #define REACHED(k)
 #endif
@@ -499,17 +512,17 @@ inline IDLE_PARK() {
     assert(((pmask >> me) & 1) == 0);             /* "parked twice" */
     pmask = pmask | (1 << me)
   };
-  d_step {                                        /* fetch_sub, then a fence if last */
+  d_step {                                        /* fetch_sub, then a fence if rescan */
     assert(un > 0 && (!srch || se > 0));          /* "idle count underflow" */
-#ifndef PARK_RESCAN_IDLE
-    last = srch && se == 1;                       /* we were the last searcher */
-#else
+#ifndef BUG_RESCAN_LAST_SEARCHER_ONLY
     last = se == srch;                            /* nobody searches after us */
+#else
+    last = srch && se == 1;                       /* we were the last searcher */
 #endif
     un--;
     if :: srch -> se-- :: else -> skip fi;
-    srch = 0;                                     /* w->searching = false (later in C) */
-    printf("W%d parks (last searcher: %d)\n", me, last)
+    printf("W%d parks (searching: %d, rescans: %d)\n", me, srch, last);
+    srch = 0                                      /* w->searching = false (later in C) */
   };
 #ifndef BUG_NO_RESCAN
   if
@@ -540,7 +553,7 @@ inline IDLE_PARK() {
      fi;
      if
      :: found -> NOTIFY()                         /* may claim ourselves */
-#ifdef PROBE
+#ifdef PROBES
         ; if :: !((pmask >> me) & 1) -> REACHED(7) skip :: else -> skip fi
 #endif
      :: else -> skip
