@@ -67,10 +67,11 @@
  *    If E finds none, all k were claimed (or left on their own) and each one's
  *    unpark follows E's load, which did not see it: their searches are late.
  *  - searching == 0, unparked == n: all workers are awake and nobody
- *    searches. Take any worker X that parks later: its fetch_sub follows E's
- *    load (unparked == n there). If nobody searches after it, X rescans, and
- *    that rescan is late. Else some searcher is counted there, and it began
- *    searching after E's load (searching == 0 there): its scan is late.
+ *    searches. Take any worker X that parks later (if none does, no core
+ *    sleeps): its fetch_sub follows E's load (unparked == n there). If
+ *    nobody searches after it, X rescans, and that rescan is late. Else
+ *    some searcher is counted there, and it began searching after E's load
+ *    (searching == 0 there): its scan is late.
  *    This holds whatever the other workers do meanwhile: a worker may stay
  *    in one task for as long as it likes - E's own worker may, after E, run
  *    a task that waits for E's task without helping - and the task is still
