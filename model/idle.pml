@@ -2,11 +2,12 @@
  * The idle protocol of sched/idle.c as the scheduler runs it: the worker loop
  * (worker.c), the search (find_work.c, victims.c, steal.c), parking
  * (park.c), the places that publish work (publish.c: a worker's ring push,
- * a global queue push from outside the run's workers), the end of a run
- * (run.c) and the port's wait and wake (kernel/port.c: a pending wake word,
- * a "sleeping" word and a doorbell per core). What is covered, the mapping
- * of each step to the C code, and why sequentially consistent interleavings
- * are enough: README.md.
+ * its fork-join deque push, a global queue push from outside the run's
+ * workers), join/group waiters that park (wait.c, group.c; -DWAIT), the end
+ * of a run (run.c) and the port's wait and wake (kernel/port.c: a pending
+ * wake word, a "sleeping" word and a doorbell per core). What is covered,
+ * the mapping of each step to the C code, and why sequentially consistent
+ * interleavings are enough: README.md.
  *
  * Granularity: each C11 atomic access to shared data is one Promela step,
  * but for the few merges argued where they are made. A step also takes the
@@ -14,10 +15,12 @@
  * interleavings are sequentially consistent, which is what the fences buy
  * (docs/ordering.md).
  *
- * Queues are counts: tasks are alike, and which task runs where is not the
- * property. ring[i] is core i's ring as others see it (tail - real head);
- * priv (a worker's local) the tasks only that core can run: the LIFO slot
- * and the private batch of a global pull.
+ * Queues are counts: tasks of a kind are alike, and which task runs where is
+ * not the property. ring[i] is core i's ring as others see it (tail - real
+ * head), fj[i] its fork-join deque (bottom - top), priv (a worker's local)
+ * what only that core can run: the LIFO slot and the private batch of a
+ * global pull. Counted tasks (hive_spawn) go to rings, the global queue and
+ * priv; group tasks (hive_group_spawn) to fork-join deques.
  *
  * Property: the run ends. A task left queued while every worker sleeps for
  * good keeps the outstanding count above zero, so no worker can leave: spin
@@ -30,16 +33,28 @@
  * spawned without helping). Then a task pushed to a busy core's ring must
  * be run by another core, or that busy core waits forever: the property
  * becomes "no core sleeps for good while another's takeable work waits".
- * The C code as it is fails it (README.md, "Findings"); -DPARK_RESCAN_IDLE
- * is the change to hive_idle_park under which it holds.
+ * It needs rule 3 as sched/idle.c has it: a worker that parks leaving
+ * nobody searching rescans, a non-searcher too (README.md, "The LONG
+ * finding": with the rescan of the last searcher only, spin shows a core
+ * asleep beside a task waiting in a busy core's ring).
  *
  * Planted bugs, each of which spin must catch:
- *   -DBUG_NO_RESCAN       the last searcher to park does not rescan (rule 3)
+ *   -DBUG_NO_RESCAN       no parker rescans, the last searcher neither (rule 3)
  *   -DBUG_NO_NOTIFY       a global push from outside notifies nobody (rule 1)
  *   -DBUG_WAKE_DROPPED    hive_port_wait drops a wake that came before it
- * and, under -DLONG -DPARK_RESCAN_IDLE:
+ *   -DBUG_AWAIT_NO_WAKE   (WAIT) the last group task wakes no sleeping waiter
+ * and, under -DLONG:
  *   -DBUG_NO_RING_NOTIFY  a worker's ring push notifies nobody (rule 1)
  *   -DBUG_NO_HANDOFF      the last searcher to find work wakes nobody (rule 2)
+ *   -DBUG_RESCAN_LAST_SEARCHER_ONLY  only the last searcher rescans (rule 3
+ *                         as it was, and as Tokio has it)
+ *
+ * -DPROBES=mask (reach.sh): REACHED(k) reports, once, that the search got
+ * there, and pan stops as soon as every probe k of the mask (bit k) has
+ * been reached. So reach.sh shows that the bounds of the ctests reach each
+ * rare branch that they are meant to cover (README.md lists the probes).
+ * The report is C (c_code): it is no part of the state and cannot change
+ * what the search explores.
  */
 #ifndef NW
 #define NW     2          /* workers (cores in the run): ctest runs 2 and 3 */
@@ -50,6 +65,23 @@
 #ifndef NSPAWN
 #define NSPAWN 1          /* spawns by running tasks, in all (ring pushes) */
 #endif
+#ifndef NGROUP
+#define NGROUP 1          /* WAIT: group tasks the entry spawns, then waits for */
+#endif
+
+#ifdef PROBES
+c_decl { unsigned long hive_reached; }
+#define REACHED(k) c_code { \
+  if (!(hive_reached >> k & 1)) { \
+    hive_reached |= 1ul << k; printf("probe %d reached\n", k); \
+    if ((hive_reached & (PROBES)) == (PROBES)) { printf("every probe reached\n"); exit(0); } \
+  } };
+#else
+#define REACHED(k)
+#endif
+
+#define COUNTED 1         /* task kinds (t): 0 is none */
+#define GROUP   2
 
 /* S = unparked << 32 | searching: one atomic word in C, two bytes here,
    always read and written together in one step. */
@@ -67,6 +99,11 @@ bit doorbell[NW];         /* the doorbell interrupt is pending */
 byte glen;                /* the global queue's length (hive_global.len) */
 byte ring[NW];            /* ring i: tail - real head */
 bit busy[NW];             /* ring i: a steal is in flight (steal != real) */
+#ifdef WAIT
+byte fj[NW];              /* fork-join deque i: bottom - top */
+byte pending;             /* the group's awaited word: its count ... */
+bit gsleep;               /* ... and HIVE_AWAIT_SLEEPING (the core: 0) */
+#endif
 
 bit running;              /* hive_scheduler.phase == RUNNING */
 byte outstanding = 1;     /* the entry task, counted by hive_run */
@@ -85,18 +122,29 @@ byte inlong;              /* workers inside a long task */
 #define TAKEABLE (glen + ring[0] + ring[1] + ring[2])
 #endif
 
+/* Nobody writes a ring without ring pushes: its loads are left out then,
+   as loads of a constant (they commute with every step). */
+#if NSPAWN > 0
+#define RINGS 1
+#else
+#define RINGS 0
+#endif
+
 /* ---- kernel/port.c ---- */
 
 #ifdef PORT_SEMAPHORE
-/* What the port implements, as one step each: a wake sets the core's
-   pending wake; a wait blocks until one is pending and consumes it.
-   The model.idle ctests check the port's own steps (below) instead. */
+/* What the port implements, one step each: a wake sets the core's pending
+   wake; a wait blocks until one is pending and consumes it. The detailed
+   port below is checked with 2 workers (README.md). */
 inline WAKE(c) { wake[c] = 1 }
 inline PORT_WAIT() { d_step { wake[me]; wake[me] = 0 } }
 #else
 /* hive_port_wake(c) */
 inline WAKE(c) {
-  d_step { old = wake[c]; wake[c] = 1 };          /* exchange(&p->wake, 1) */
+  d_step {                                        /* exchange(&p->wake, 1) */
+    old = wake[c]; wake[c] = 1;
+    if :: old -> REACHED(8) skip :: else -> skip fi
+  };
   if
   :: old == 0 ->
      /* fence */
@@ -105,7 +153,7 @@ inline WAKE(c) {
         doorbell[c] = 1                           /* arch_irq_doorbell */
      :: else -> skip
      fi
-  :: else -> skip                                 /* already pending */
+  :: else -> skip                                 /* pending: its setter rang */
   fi;
   old = 0
 }
@@ -123,11 +171,17 @@ inline PORT_WAIT() {
      if
      :: old -> break
      :: else ->
-        sleeping[me] = 1;                         /* store sleeping (relaxed) */
+        d_step {                                  /* store sleeping (relaxed) */
+          sleeping[me] = 1; printf("W%d: sleeping\n", me)
+        };
         /* fence */
         if
         :: wake[me] -> skip                       /* load wake (relaxed) */
-        :: else -> doorbell[me]                   /* WFI: until an interrupt is pending */
+        :: else ->
+           d_step {                               /* WFI: until an interrupt is pending */
+             doorbell[me];
+             if :: wake[me] -> REACHED(9) skip :: else -> REACHED(10) skip fi
+           }
         fi;
         sleeping[me] = 0;                         /* store sleeping (relaxed) */
         doorbell[me] = 0                          /* unmask: it is taken; mask again */
@@ -149,7 +203,7 @@ inline NOTIFY() {
   :: claim ->
      bits = pmask;                                /* atomic_load(&idle->parked[w]) */
      do
-     :: bits == 0 -> break                        /* all claimed, or left on their own */
+     :: bits == 0 -> REACHED(2) break             /* all claimed, or left on their own */
      :: bits != 0 ->
         d_step {
           b = 0;                                  /* __builtin_ctzll(bits) */
@@ -159,8 +213,10 @@ inline NOTIFY() {
           od;
           old = pmask; pmask = pmask & ~(1 << b); /* fetch_and(~mask) */
           if
-          :: old & (1 << b) -> bits = 0           /* ours */
-          :: else -> bits = old & ~(1 << b); b = NW /* another waker won it */
+          :: old & (1 << b) -> bits = 0;          /* ours */
+             printf("P%d claims W%d\n", _pid, b)
+          :: else -> REACHED(1)                   /* another waker won it */
+             bits = old & ~(1 << b); b = NW
           fi
         };
         if
@@ -180,8 +236,10 @@ inline NOTIFY() {
 inline START_SEARCH() {
   d_step {
     if
-    :: 2 * se >= NW -> skip                       /* half the workers search */
-    :: else -> se++; srch = 1                     /* then a fence */
+    :: 2 * se >= NW -> REACHED(3) skip            /* half the workers search */
+    :: else -> se++; srch = 1;                    /* then a fence */
+       printf("W%d searches\n", me);
+       if :: se == 2 -> REACHED(20) skip :: else -> skip fi
     fi
   }
 }
@@ -190,7 +248,8 @@ inline START_SEARCH() {
 inline STOP_SEARCHING() {
   d_step {                                        /* atomic_fetch_sub */
     assert(se > 0);                               /* "searching count underflow" */
-    srch = 0; last = se == 1; se--
+    srch = 0; last = se == 1; se--;
+    printf("W%d found work, stops searching (last: %d)\n", me, last)
   };
 #ifndef BUG_NO_HANDOFF
   if
@@ -216,7 +275,9 @@ inline TAKE_GLOBAL() {
      d_step {                                     /* hive_global_pop_batch (locked) */
        if :: glen < n -> n = glen :: else -> skip fi;
        glen = glen - n;
-       if :: n > 0 -> t = 1; priv = priv + n - 1  /* the rest into w->batch */
+       if
+       :: n > 0 -> t = COUNTED; priv = priv + n - 1; /* the rest: w->batch */
+          printf("W%d takes %d task(s) from the global queue\n", me, n)
        :: else -> skip
        fi;
        n = 0
@@ -225,22 +286,38 @@ inline TAKE_GLOBAL() {
   fi
 }
 
-/* hive_steal_from: the victim's ring (the fork-join deque is not modelled,
-   README). The claim is one step, its CAS on the victim's head (ring.pml has
-   the claim's loads). The parked hint (hive_idle_hint_parked) is merged into
-   it: a core whose bit is set has an empty ring (asserted), so skipping it
-   and finding it EMPTY are the same outcome. */
+/* hive_steal_from. The parked hint (hive_idle_hint_parked) is merged into
+   the first load: a core whose bit is set has empty queues (asserted), so
+   skipping it and finding it empty are the same outcome. */
 inline STEAL_FROM(v) {
-  d_step {
-    assert(!((pmask >> v) & 1) || ring[v] == 0);  /* parked: its ring is empty */
+#ifdef WAIT
+  d_step {                                        /* hive_steal_forkjoin: the CAS on top */
+    assert(!((pmask >> v) & 1) || fj[v] == 0);    /* parked: its deque is empty */
     if
-    :: (pmask >> v) & 1 -> n = 0                  /* hint: parked, skip it */
+    :: (pmask >> v) & 1 -> REACHED(5) skip        /* hint: parked, skip it */
     :: else ->
        if
-       :: busy[v] || ring[v] == 0 -> n = 0        /* BUSY, EMPTY */
-       :: else ->
+       :: fj[v] > 0 -> fj[v]--; t = GROUP;
+          printf("W%d steals a group task from W%d\n", me, v)
+       :: else -> skip
+       fi
+    fi
+  };
+  if
+  :: t == 0 ->
+#endif
+  d_step {                                        /* hive_ring_steal_claim: the CAS on head */
+    assert(!((pmask >> v) & 1) || ring[v] == 0);  /* parked: its ring is empty */
+    if
+    :: (pmask >> v) & 1 -> REACHED(5) n = 0       /* hint: parked, skip it */
+    :: else ->
+       if
+       :: busy[v] -> REACHED(4) n = 0             /* BUSY */
+       :: ring[v] == 0 && !busy[v] -> n = 0       /* EMPTY */
+       :: ring[v] > 0 && !busy[v] ->
           n = ring[v] - ring[v] / 2;              /* half, rounded up */
-          ring[v] = ring[v] - n; busy[v] = 1      /* hive_ring_steal_claim's CAS */
+          ring[v] = ring[v] - n; busy[v] = 1;
+          printf("W%d claims %d task(s) of W%d's ring\n", me, n, v)
        fi
     fi
   };
@@ -248,18 +325,23 @@ inline STEAL_FROM(v) {
   :: n > 0 ->                                     /* hive_ring_steal_finish */
      busy[v] = 0;                                 /* the release CAS of head */
      if
-     :: n > 1 -> ring[me] = ring[me] + n - 1      /* store our tail (release) */
+     :: n > 1 -> REACHED(6)
+        ring[me] = ring[me] + n - 1               /* store our tail (release) */
      :: else -> skip
      fi;
-     atomic { t = 1; n = 0 }
+     atomic { t = COUNTED; n = 0 }
   :: else -> skip
   fi
+#ifdef WAIT
+  :: else -> skip
+  fi
+#endif
 }
 
 /* hive_steal_round: every other core once, from a random start. */
 inline STEAL_ROUND() {
-#if NSPAWN == 0
-  skip                                            /* every ring stays empty (README) */
+#if !RINGS && !defined(WAIT)
+  skip                                            /* every queue stays empty */
 #elif NW == 2
   v = 1 - me;
   STEAL_FROM(v);
@@ -270,7 +352,7 @@ inline STEAL_ROUND() {
   fi;
   STEAL_FROM(v);
   if
-  :: !t ->
+  :: t == 0 ->
      v = (v + 1) % NW;
      if :: v == me -> v = (v + 1) % NW :: else -> skip fi;
      STEAL_FROM(v)
@@ -280,23 +362,39 @@ inline STEAL_ROUND() {
   v = 0
 }
 
-/* hive_find_work */
-inline FIND_WORK() {
-  /* hive_find_local: the batch and the LIFO slot (private), then the ring
-     (the global poll every `interval` polls is step 7's pull, earlier) */
+/* hive_find_local: the batch and the LIFO slot (private), the fork-join
+   deque, the ring. Its poll of the global queue every `interval` polls is
+   hive_find_work's pull (step 7) made earlier: not modelled apart. */
+inline FIND_LOCAL() {
   if
-  :: priv > 0 -> priv--; t = 1
+  :: priv > 0 -> priv--; t = COUNTED
   :: else ->
-#if NSPAWN > 0
+#ifdef WAIT
+     d_step {                                     /* hive_deque_len, hive_deque_pop */
+       if :: fj[me] > 0 -> fj[me]--; t = GROUP :: else -> skip fi
+     };
+     if
+     :: t == 0 ->
+#endif
+#if RINGS
      d_step {                                     /* hive_ring_pop: its CAS */
-       if :: ring[me] > 0 -> ring[me]--; t = 1 :: else -> skip fi
+       if :: ring[me] > 0 -> ring[me]--; t = COUNTED :: else -> skip fi
      }
 #else
      skip                                         /* every ring stays empty */
 #endif
-  fi;
+#ifdef WAIT
+     :: else -> skip
+     fi
+#endif
+  fi
+}
+
+/* hive_find_work */
+inline FIND_WORK() {
+  FIND_LOCAL();
   if
-  :: !t ->
+  :: t == 0 ->
      if
      :: !srch -> START_SEARCH()
      :: else -> skip
@@ -306,7 +404,7 @@ inline FIND_WORK() {
      :: else -> skip
      fi;
      if
-     :: !t -> TAKE_GLOBAL()
+     :: t == 0 -> TAKE_GLOBAL()
      :: else -> skip
      fi
   :: else -> skip
@@ -317,7 +415,7 @@ inline FIND_WORK() {
   fi
 }
 
-/* ---- sched/run.c, run_task.c, spawn.c, publish.c ---- */
+/* ---- sched/run.c, run_task.c, spawn.c, publish.c, group.c ---- */
 
 /* hive_outstanding_done */
 inline OUTSTANDING_DONE() {
@@ -326,7 +424,9 @@ inline OUTSTANDING_DONE() {
   };
   if
   :: last ->
-     done = 1;                                    /* atomic_store(&done, true) */
+     d_step {                                     /* atomic_store(&done, true) */
+       done = 1; printf("W%d: the run ends\n", me)
+     };
      i = 0;
      do
      :: i < NW && i != me -> WAKE(i); i++         /* every other core */
@@ -338,57 +438,90 @@ inline OUTSTANDING_DONE() {
   fi
 }
 
-/* hive_run_task of a counted task, and what its fn does */
-inline RUN_TASK() {
-  t = 0;
-  /* hive_spawn: count it (relaxed add), then the LIFO slot's previous task
-     is published to the ring (hive_publish_spawn -> hive_publish). The add
-     and the push are one step: the running task holds a count, so nobody
-     can see the run end in between, and nothing else reads the count. */
-  do
-  :: d_step {
-       spawns > 0 -> spawns--;
-       outstanding++;                             /* hive_outstanding_add */
-       ring[me]++                                 /* hive_ring_push: store tail */
-     };
-#ifndef BUG_NO_RING_NOTIFY
-     NOTIFY()
+/* hive_await_done (hive_group_task_done), wait.c */
+#ifdef WAIT
+inline AWAIT_DONE() {
+  d_step {                                        /* fetch_sub (release) */
+    assert(pending > 0);
+    last = pending == 1 && gsleep; pending--;
+    printf("W%d: a group task done (wake the waiter: %d)\n", me, last)
+  };
+  if
+  :: last -> REACHED(15)
+#ifndef BUG_AWAIT_NO_WAKE
+     WAKE(0)                                      /* the core in the word */
 #else
      skip
 #endif
-  :: break
-  od;
-#ifdef LONG
-  /* A long task: it ends once no work others could take is queued (or the
-     run ended). One worker at least is never in one. */
-  if
-  :: d_step { inlong < NW - 1 -> inlong++ };
-     TAKEABLE == 0 || done;
-     inlong--
-  :: skip
+  :: else -> skip
   fi;
+  last = 0
+}
+#else
+inline AWAIT_DONE() { skip }
 #endif
-  OUTSTANDING_DONE()
+
+/* hive_run_task of a task that does not wait, and what its fn does */
+inline RUN_SIMPLE() {
+  if
+  :: t == GROUP -> t = 0; AWAIT_DONE()            /* group.c: uncounted */
+  :: t == COUNTED ->
+     d_step { t = 0; printf("W%d runs a task\n", me) };
+     /* hive_spawn: count it (relaxed add), then the LIFO slot's previous
+        task is published to the ring (hive_publish_spawn -> hive_publish).
+        The add and the push are one step: the running task holds a count,
+        so nobody can see the run end in between, and nothing else reads
+        the count. */
+     do
+     :: d_step {
+          spawns > 0 -> spawns--;
+          outstanding++;                          /* hive_outstanding_add */
+          ring[me]++;                             /* hive_ring_push: store tail */
+          printf("W%d pushes a task to its ring\n", me)
+        };
+#ifndef BUG_NO_RING_NOTIFY
+        NOTIFY()
+#else
+        skip
+#endif
+     :: break
+     od;
+#ifdef LONG
+     /* A long task: it ends once no work others could take is queued (or
+        the run ended). One worker at least is never in one. */
+     if
+     :: d_step {
+          inlong < NW - 1 -> inlong++;
+          printf("W%d runs a long task\n", me);
+          if :: TAKEABLE > 0 -> REACHED(19) skip :: else -> skip fi
+        };
+        TAKEABLE == 0 || done;
+        inlong--
+     :: skip
+     fi;
+#endif
+     OUTSTANDING_DONE()
+  fi
 }
 
 /* ---- sched/park.c ---- */
 
-/* hive_park: hive_park_until(w, NULL) without a timeout */
-inline PARK() {
-  /* hive_idle_park */
+/* hive_idle_park and the rescan of hive_park_until */
+inline IDLE_PARK() {
   d_step {                                        /* fetch_or: set our bit */
     assert(((pmask >> me) & 1) == 0);             /* "parked twice" */
     pmask = pmask | (1 << me)
   };
-  d_step {                                        /* fetch_sub, then a fence if last */
+  d_step {                                        /* fetch_sub, then a fence if rescan */
     assert(un > 0 && (!srch || se > 0));          /* "idle count underflow" */
-#ifndef PARK_RESCAN_IDLE
-    last = srch && se == 1;                       /* we were the last searcher */
-#else
+#ifndef BUG_RESCAN_LAST_SEARCHER_ONLY
     last = se == srch;                            /* nobody searches after us */
+#else
+    last = srch && se == 1;                       /* we were the last searcher */
 #endif
     un--;
     if :: srch -> se-- :: else -> skip fi;
+    printf("W%d parks (searching: %d, rescans: %d)\n", me, srch, last);
     srch = 0                                      /* w->searching = false (later in C) */
   };
 #ifndef BUG_NO_RESCAN
@@ -397,53 +530,181 @@ inline PARK() {
      if
      :: glen > 0 -> found = 1                     /* hive_global_is_empty */
      :: else ->
-#if NSPAWN == 0
-        i = NW;                                   /* every ring stays empty */
-#else
         i = 0;
-#endif
         do
         :: i < NW ->
-           d_step {                               /* hive_ring_len, hive_deque_len */
-             if :: ring[i] > 0 -> found = 1 :: else -> skip fi;
-             i++
+#if RINGS
+           d_step {                               /* hive_ring_len */
+             if :: ring[i] > 0 -> found = 1 :: else -> skip fi
            };
-           if :: found -> break :: else -> skip fi
+#endif
+#ifdef WAIT
+           if
+           :: !found ->
+              d_step {                            /* hive_deque_len */
+                if :: fj[i] > 0 -> found = 1 :: else -> skip fi
+              }
+           :: else -> skip
+           fi;
+#endif
+           if :: found -> break :: else -> i++ fi
         :: else -> break
         od
      fi;
      if
      :: found -> NOTIFY()                         /* may claim ourselves */
+#ifdef PROBES
+        ; if :: !((pmask >> me) & 1) -> REACHED(7) skip :: else -> skip fi
+#endif
      :: else -> skip
      fi
   :: else -> skip
   fi;
 #endif
-  atomic { last = 0; found = 0; i = 0 };
+  atomic { last = 0; found = 0; i = 0 }
+}
+
+/* hive_idle_unpark: leave as a searcher */
+inline IDLE_UNPARK() {
+  pmask = pmask & ~(1 << me);                     /* fetch_and: clear our bit */
+  d_step {                                        /* fetch_add, then a fence */
+    assert(un < NW && se < NW);                   /* "idle count overflow" */
+    un++; se++; srch = 1;
+    printf("W%d unparks, searching\n", me)
+  }
+}
+
+/* hive_park: hive_park_until(w, NULL), no timeout */
+inline PARK() {
+  IDLE_PARK();
   do
   :: ((pmask >> me) & 1) == 0 -> break            /* hive_idle_is_parked */
   :: else ->
      if
-     :: done -> break                             /* hive_run_done */
+     :: done -> REACHED(12) break                 /* hive_run_done */
      :: else -> PORT_WAIT()
      fi
   od;
-  /* hive_idle_unpark */
-  pmask = pmask & ~(1 << me);                     /* fetch_and: clear our bit */
-  d_step {                                        /* fetch_add, then a fence */
-    assert(un < NW && se < NW);                   /* "idle count overflow" */
-    un++; se++; srch = 1                          /* leave as a searcher */
-  }
+  IDLE_UNPARK()
 }
+
+#ifdef WAIT
+/* ---- sched/wait.c, group.c: the entry is a group waiter ---- */
+
+/* help_group_waiter (group.c) at depth 1: our deque, then
+   hive_wait_find_work (wait.c), which is not deep: hive_find_local, a steal
+   round, the global queue. */
+inline HELP() {
+  d_step {                                        /* hive_deque_len, hive_deque_pop */
+    if :: fj[me] > 0 -> fj[me]--; t = GROUP :: else -> skip fi
+  };
+  if
+  :: t == 0 -> FIND_LOCAL()
+  :: else -> skip
+  fi;
+  if
+  :: t == 0 ->
+     STEAL_ROUND();
+     if
+     :: t ->                                      /* a batch in our ring: notify */
+#if RINGS
+        if
+        :: ring[me] > 0 -> REACHED(18) NOTIFY()   /* hive_ring_len */
+        :: else -> skip
+        fi
+#else
+        skip
+#endif
+     :: else -> TAKE_GLOBAL()
+     fi
+  :: else -> skip
+  fi
+}
+
+/* hive_park_until(w, awaited) */
+inline PARK_UNTIL() {
+  IDLE_PARK();
+  do
+  :: ((pmask >> me) & 1) == 0 -> REACHED(16) break /* hive_idle_is_parked */
+  :: else ->
+     if
+     :: done -> break                             /* hive_run_done */
+     :: else ->
+        if
+        :: pending == 0 -> break                  /* hive_await_count */
+        :: else -> PORT_WAIT()
+        fi
+     fi
+  od;
+  IDLE_UNPARK()
+}
+
+/* hive_group_spawn (group_push), then hive_group_wait -> hive_wait_for.
+   The wait's spin (HIVE_WAIT_SPIN_NS of fruitless helping) is one look: a
+   fruitless look changes nothing shared, so more of them add no state. */
+inline GROUP_AND_WAIT() {
+  do
+  :: gi < NGROUP ->
+     gi++;
+     pending++;                                   /* fetch_add (relaxed) */
+     d_step {                                     /* hive_deque_push: store bottom */
+       fj[me]++; printf("W%d pushes a group task to its deque\n", me)
+     };
+     NOTIFY()                                     /* hive_publish(FORKJOIN) */
+  :: else -> break
+  od;
+  do
+  :: pending == 0 -> break                        /* hive_await_count */
+  :: else ->
+     HELP();
+     if
+     :: t ->
+        if :: srch -> STOP_SEARCHING() :: else -> skip fi;
+        RUN_SIMPLE()
+     :: else ->
+        if :: !srch -> START_SEARCH() :: else -> skip fi;
+        if :: srch -> HELP() :: else -> skip fi;
+        if
+        :: t -> STOP_SEARCHING(); RUN_SIMPLE()
+        :: else ->
+           d_step {                               /* announce: its load and CAS */
+             if
+             :: pending == 0 || gsleep -> REACHED(17) ok = 0
+             :: else -> gsleep = 1; ok = 1;
+                printf("W%d waits for the group: sleeping on its count\n", me)
+             fi
+           };
+           if
+           :: ok -> REACHED(14)
+              ok = 0;
+              PARK_UNTIL();
+              gsleep = 0                          /* withdraw: fetch_and */
+           :: else -> skip
+           fi
+        fi
+     fi
+  od;
+  if :: srch -> STOP_SEARCHING() :: else -> skip fi  /* our continuation */
+}
+#endif
 
 /* ---- processes ---- */
 
 /* hive_worker_main */
 proctype Worker(byte me) {
-  bit srch, t, last, found, claim;
-  byte priv, old, bits, b, i, v, n;
+  bit srch, last, found, claim;
+  byte t, priv, old, bits, b, i, v, n;
+#ifdef WAIT
+  bit entry, ok;
+  byte gi;
+#endif
   if
-  :: me == 0 -> priv = 1                          /* the entry in core 0's LIFO slot */
+  :: me == 0 -> priv = 1;                         /* the entry in core 0's LIFO slot */
+#ifdef WAIT
+     entry = 1
+#else
+     skip
+#endif
   :: else -> skip
   fi;
   do
@@ -451,7 +712,15 @@ proctype Worker(byte me) {
   :: else ->
      FIND_WORK();
      if
-     :: t -> RUN_TASK()
+#ifdef WAIT
+     :: t && entry ->                             /* the entry: a group waiter */
+        atomic { t = 0; entry = 0 };
+        GROUP_AND_WAIT();
+        OUTSTANDING_DONE()
+     :: t && !entry -> RUN_SIMPLE()
+#else
+     :: t -> RUN_SIMPLE()
+#endif
      :: else -> PARK()
      fi
   od;
@@ -471,8 +740,13 @@ proctype Outside() {
   do
   :: k < NOUT ->
      k++;
-     outstanding++;                               /* hive_outstanding_add */
-     glen++;                                      /* hive_global_push (locked) */
+     d_step {                                     /* hive_outstanding_add */
+       if :: outstanding == 0 -> REACHED(13) skip :: else -> skip fi;
+       outstanding++
+     };
+     d_step {                                     /* hive_global_push (locked) */
+       glen++; printf("P%d (outside) pushes a task to the global queue\n", _pid)
+     };
      /* fence */
      if
      :: running ->                                /* atomic_load(&phase) */
@@ -481,7 +755,7 @@ proctype Outside() {
 #else
         skip
 #endif
-     :: else -> skip                              /* the run's workers will look */
+     :: else -> REACHED(11) skip                  /* the run's workers will look */
      fi
   :: else -> break
   od
@@ -511,5 +785,8 @@ init {
     :: else -> break
     od;
     assert(total == outstanding)
+#ifdef WAIT
+    ; assert(pending == 0 && !gsleep && fj[0] == 0)   /* only core 0 pushes */
+#endif
   }
 }

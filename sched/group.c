@@ -88,7 +88,7 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
     struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
     if (t && t->group != g) {
         /* The push back is a new enqueue (idle.c, rule 1): while the entry
-         * was out, the last searcher's rescan may have found this deque
+         * was out, the rescan of a parking worker may have found this deque
          * empty and parked, and nobody else would look for it. */
         (void)hive_publish(w, HIVE_PUBLISH_FORKJOIN, t);
         t = NULL;

@@ -31,9 +31,15 @@
  *     it notifies (rule 1), so the search goes on while work may remain.
  *  3. Park: set our bit in P (fetch_or, checked clear), then subtract one from
  *     unparked and, if we searched, one from searching (fetch_sub, checked).
- *     If we were the last searcher, issue a seq_cst fence and rescan every
- *     queue (all rings, all fork-join deques, the global queue); if anything
- *     is there, notify (rule 1; it may claim and wake ourselves).
+ *     If nobody searches after that - we were the last searcher, or we were
+ *     refused by the cap and the searchers have all stopped since - issue a
+ *     seq_cst fence and rescan every queue (all rings, all fork-join deques,
+ *     the global queue); if anything is there, notify (rule 1; it may claim
+ *     and wake ourselves). A non-searcher must rescan too: the searcher that
+ *     refused it may have found a task that queues work and then runs for
+ *     long (or waits for that work without helping); that work's notify saw
+ *     everyone awake, so nobody else looks for it (model/idle.pml -DLONG,
+ *     the case below).
  *  4. A parked worker leaves once its bit is clear - a waker claimed it - or
  *     on its own (timeout, end of run, or for a join or group waiter the end
  *     of its wait: sched/wait.c), clearing its bit itself. Either way
@@ -48,8 +54,9 @@
  * load, which reads before that RMW, which precedes the scanner's fence, so
  * the two fences are ordered E first. Every scan the protocol does is of this
  * kind when its RMW comes after E's load: a searcher scans (steal loop, then
- * the global queue) after its start_search CAS and a fence; the last searcher
- * to park rescans after its fetch_sub and a fence; a claimed worker counts
+ * the global queue) after its start_search CAS and a fence; a worker that
+ * parks leaving nobody searching rescans after its fetch_sub and a fence; a
+ * claimed worker counts
  * itself back (fetch_add, then a fence) only after its seq_cst bit load saw
  * the claimer's fetch_and, which follows the claimer's load of S.
  * Now take an enqueue E (push; fence; load S) and what its load reads:
@@ -59,22 +66,28 @@
  *    follows E's load, and only then counts itself back: its search is late.
  *    If E finds none, all k were claimed (or left on their own) and each one's
  *    unpark follows E's load, which did not see it: their searches are late.
- *  - searching == 0, unparked == n: all workers are awake, and each makes a
- *    start_search attempt after its last task, before it parks. Take the
- *    latest of these last attempts in S's order. It follows E's load: else
- *    the searcher it saw (or itself, had it succeeded) stopped searching by
- *    E's load without parking (unparked == n there), i.e. by finding work,
- *    and so made a later attempt. So either it succeeded and its scan is
- *    late, or it was refused by a searcher that started after E's load, and
- *    that searcher's scan is late.
+ *  - searching == 0, unparked == n: all workers are awake and nobody
+ *    searches. Take any worker X that parks later (if none does, no core
+ *    sleeps): its fetch_sub follows E's load (unparked == n there). If
+ *    nobody searches after it, X rescans, and that rescan is late. Else
+ *    some searcher is counted there, and it began searching after E's load
+ *    (searching == 0 there): its scan is late.
+ *    This holds whatever the other workers do meanwhile: a worker may stay
+ *    in one task for as long as it likes - E's own worker may, after E, run
+ *    a task that waits for E's task without helping - and the task is still
+ *    found by a worker that parks. (Rescanning only as the last searcher, as
+ *    Tokio does, needs every worker to make another attempt to search after
+ *    its current task: X, refused by a searcher that then found the task
+ *    making E, parks without a rescan, and E's task waits for a busy core.)
  *  - searching > 0: let Y be any of those searchers. Y parks (its decrement
- *    follows E's load; if it is the last searcher its rescan is late, else
+ *    follows E's load; if nobody searches after it its rescan is late, else
  *    another searcher remains and we repeat with it) or stops because it
  *    found work: if last, it notifies after E's load, which is the first
  *    case (a claimed worker's search is late) or the second (all awake); if
  *    not last, repeat with a remaining searcher.
  * In every case a late scan finds the task, or a worker that made one took
- * other work and is awake; the task is never left with every worker parked.
+ * other work and is awake; no worker sleeps for good while the task waits
+ * to be taken, even while the others run long tasks.
  * Wakes themselves are never lost: hive_port_wake leaves one pending wake per
  * core that the next hive_port_wait consumes, and a parked worker re-checks
  * its bit after every return from hive_port_wait. No step depends on a park
@@ -170,11 +183,13 @@ bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching)
     uint64_t prev = atomic_fetch_sub(&idle->state, dec);
     if (hive_idle_unparked(prev) == 0 || (searching && hive_idle_searching(prev) == 0))
         idle_panic("idle count underflow");
-    bool last = searching && hive_idle_searching(prev) == 1;
-    if (last)
-        /* Rule 3: the rescan's loads come after this fence. */
+    /* Rule 3: nobody searches after us (we were the last searcher, or no
+     * searcher is left of those that made the cap refuse us). */
+    bool rescan = hive_idle_searching(prev) == (searching ? 1u : 0u);
+    if (rescan)
+        /* The rescan's loads come after this fence. */
         atomic_thread_fence(memory_order_seq_cst);
-    return last;
+    return rescan;
 }
 
 bool hive_idle_is_parked(struct hive_idle *idle, unsigned id)

@@ -62,8 +62,9 @@ int hive_idle_notify(struct hive_idle *idle);
 
 /*
  * Worker `id` parks: sets its bit, then counts itself parked (and no longer
- * searching if it was). Returns true if it was the last searcher: it must
- * then rescan every queue and notify if it finds work (see idle.c).
+ * searching if it was). Returns true if nobody searches after that (it was
+ * the last searcher, or a non-searcher with no searcher left): it must then
+ * rescan every queue and notify if it finds work (rule 3 of idle.c).
  */
 bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching);
 /* Still parked (nobody has claimed us)? */

@@ -1,15 +1,16 @@
 /*
  * Parking: a worker that found no work anywhere (find_work.c, step 8), or a
  * join or group waiter that found nothing to help with for a while (wait.c),
- * counts itself parked in the idle state (rule 3 of sched/idle.c; the last
- * searcher rescans every queue first), then sleeps in hive_port_wait until a
+ * counts itself parked in the idle state (rule 3 of sched/idle.c; a worker
+ * that leaves nobody searching rescans every queue first), then sleeps in hive_port_wait until a
  * waker claims it, the run ends, the configured park timeout passes, or - for
  * a waiter - the work it waits for is done. It leaves counted as awake and
  * searching (rule 4), whoever woke it.
  */
 #include "sched/sched_internal.h"
 
-/* Is there work anywhere? The last searcher's rescan before it sleeps. */
+/* Is there work anywhere? The rescan of a worker that parks leaving nobody
+ * searching, before it sleeps. */
 static bool any_work(void)
 {
     if (!hive_global_is_empty(&hive_scheduler.global))

@@ -13,8 +13,8 @@
  *
  * hive_notify_idle is for work that is already where others can take it
  * when someone must be told: the hand-offs of the idle protocol (rule 2: the
- * last searcher found work, so another must go on searching; rule 3: the last
- * searcher to park found work in its rescan) and a batch that a steal moved
+ * last searcher found work, so another must go on searching; rule 3: a
+ * worker that parked leaving nobody searching found work in its rescan) and a batch that a steal moved
  * into the ring of a core that is not a searcher (wait.c).
  *
  * A spawn into the empty LIFO slot publishes nothing: the slot is never

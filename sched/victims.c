@@ -2,8 +2,8 @@
  * Which other cores a searching worker steals from, and in which order: all
  * of them once per round, from a random start (so that thieves spread over
  * victims instead of all trying core 0 first), skipping those whose parked
- * bit is set (their queues were empty when they parked, and the rescan before
- * the last searcher parks covers one skipped wrongly). Each steal is
+ * bit is set (their queues were empty when they parked, and the rescan of
+ * the worker that parks leaving nobody searching covers one skipped wrongly). Each steal is
  * hive_steal_from (steal.c).
  */
 #include "sched/sched_internal.h"
