@@ -13,7 +13,14 @@
  * It prints each result with its time, the run's per-core statistics, and
  * ends with one line: "demo: ok cores=N tasks=T steals=S", or
  * "demo: FAILED ..." and a non-zero exit status.
+ *
+ * It also builds for the host port (`tools/hive trace --host demo`), where the
+ * cores are threads: there the first argument is the core count (default 4)
+ * and the greeting from every core, which needs the kernel, is left out.
  */
+#ifndef HIVE_BOARD_NAME
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, on the host */
+#endif
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,11 +29,18 @@
 #include <string.h>
 
 #include "hive/hive.h"
+#ifdef HIVE_BOARD_NAME
 #include "kernel/kernel.h"
+#else
+#include <time.h>
+
+#include "arch/host/host.h" /* hive_host_set_core_count */
+#endif
 #include "workloads/fib.h"
 #include "workloads/msort.h"
 #include "workloads/nqueens.h"
 
+#ifdef HIVE_BOARD_NAME
 static atomic_uint arrived;
 
 static void hello(void *arg)
@@ -36,10 +50,22 @@ static void hello(void *arg)
     printf("demo: core %u online (hw id %#lx)\n", cpu->id, (unsigned long)cpu->hw_id);
     atomic_fetch_add(&arrived, 1);
 }
+#endif
+
+#ifdef HIVE_BOARD_NAME
+static uint64_t now_ns(void) { return hive_now_ns(); }
+#else
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+#endif
 
 static uint64_t ms_since(uint64_t t0)
 {
-    return (hive_now_ns() - t0) / 1000000;
+    return (now_ns() - t0) / 1000000;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -56,28 +82,21 @@ struct demo {
 static void demo_entry(void *p)
 {
     struct demo *d = p;
-    uint64_t t0 = hive_now_ns();
+    uint64_t t0 = now_ns();
     wl_fib_task(&d->fib);
     d->fib_ms = ms_since(t0);
 
-    t0 = hive_now_ns();
+    t0 = now_ns();
     wl_queens_task(&d->queens);
     d->queens_ms = ms_since(t0);
 
-    t0 = hive_now_ns();
+    t0 = now_ns();
     wl_msort_task(&d->sort);
     d->sort_ms = ms_since(t0);
 }
 
-int main(void)
+static int run_demo(unsigned cores)
 {
-    unsigned n = hive_cpu_count();
-    hive_smp_call_all(hello, NULL);
-    if (atomic_load(&arrived) != n) {
-        printf("demo: FAILED cores=%u reported=%u\n", n, atomic_load(&arrived));
-        return 1;
-    }
-
     struct demo d;
     memset(&d, 0, sizeof d);
     d.fib.n = 27;
@@ -92,7 +111,8 @@ int main(void)
     }
     uint64_t sum = wl_msort_fill(d.sort.a, SORT_N);
 
-    int rc = hive_run(demo_entry, &d, NULL);
+    struct hive_config c = {.cores = cores};
+    int rc = hive_run(demo_entry, &d, &c);
     if (rc != HIVE_OK) {
         printf("demo: FAILED hive_run: %s\n", hive_strerror(rc));
         return 1;
@@ -125,3 +145,27 @@ int main(void)
            (unsigned long long)s->total.tasks_run, (unsigned long long)s->total.steals);
     return 0;
 }
+
+#ifdef HIVE_BOARD_NAME
+int main(void)
+{
+    unsigned n = hive_cpu_count();
+    hive_smp_call_all(hello, NULL);
+    if (atomic_load(&arrived) != n) {
+        printf("demo: FAILED cores=%u reported=%u\n", n, atomic_load(&arrived));
+        return 1;
+    }
+    return run_demo(0); /* every core the board brought up */
+}
+#else
+int main(int argc, char **argv)
+{
+    unsigned cores = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4;
+    if (cores < 1 || cores > HIVE_MAX_CORES) {
+        fprintf(stderr, "demo: cores must be 1-%u\n", HIVE_MAX_CORES);
+        return 2;
+    }
+    hive_host_set_core_count(cores);
+    return run_demo(cores);
+}
+#endif

@@ -86,8 +86,8 @@ refused trace_host_cores '^hive: trace: --cores 300 is out of range: the host ru
   "$hive" trace --host --cores 300
 refused trace_host_and_board '^hive: trace: --host or --board, not both$' \
   "$hive" trace --host --board qemu-virt-aarch64
-refused trace_host_app "^hive: trace: no host app 'demo' \\(host apps: [a-z_ ]*mix[a-z_ ]*\\)$" \
-  "$hive" trace --host demo
+refused trace_host_app "^hive: trace: no host app 'idle' \\(host apps: [a-z_ ]*mix[a-z_ ]*\\)$" \
+  "$hive" trace --host idle
 refused trace_app_unknown "^hive: trace: no app 'x' \\(apps: [a-z_ ]*mix[a-z_ ]*\\)$" "$hive" trace x
 refused trace_log_absent "^hive: trace: --log $tmp/none.log: not a readable file$" \
   "$hive" trace --log "$tmp/none.log"
