@@ -178,6 +178,11 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     atomic_store(&entry_task.state, HIVE_TASK_QUEUED);
     hive_outstanding_add();
     hive_workers[0].lifo = &entry_task;
+    /* An open run holds one more count, for hive_stop to give back: until
+     * then the run cannot end however many tasks finish. */
+    if (c.until_stopped)
+        hive_outstanding_add();
+    atomic_store(&hive_scheduler.open, c.until_stopped);
 
     /* seq_cst: publishes all of the above to the workers (run_on_cores also
      * does) and to outside spawners that check the phase. */
@@ -189,6 +194,8 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     hive_port_run_on_cores(workers, hive_worker_main, NULL);
     hive_port_watch(0, NULL);
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
+    /* Only a stopped open run ends: the hold is given back by now. */
+    HIVE_CHECK(!atomic_load(&hive_scheduler.open), "an open run ended without hive_stop");
 
     uint64_t elapsed = hive_port_now_ns() - t0;
     uint64_t unwaited = move_leftovers(workers);
@@ -196,6 +203,18 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     HIVE_TRACE_RUN_END();
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPED);
     return unwaited ? HIVE_EUNWAITED : HIVE_OK;
+}
+
+int hive_stop(void)
+{
+    /* The exchange makes one caller the one that gives the hold back, even
+     * when a task, an interrupt handler and an outside thread race. It reads
+     * open only while the run holds it: hive_run sets open before the run
+     * goes RUNNING, and open is cleared only here. */
+    if (!atomic_exchange(&hive_scheduler.open, false))
+        return HIVE_ESTATE;
+    hive_outstanding_done(); /* the hold: ends the run if nothing else is left */
+    return HIVE_OK;
 }
 
 bool hive_in_task(void)

@@ -145,6 +145,9 @@ struct hive_scheduler {
      * is pending (sched.h, spawn.c). A run that waits for one is idle, not
      * stalled (watchdog.c). Persists across runs, as outstanding does. */
     _Atomic unsigned long deferred;
+    /* An open run (hive_config.until_stopped) not yet stopped: it holds one
+     * count of outstanding, which hive_stop gives back. */
+    atomic_bool open;
     struct hive_idle idle;
     struct hive_global global;
 };

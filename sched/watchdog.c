@@ -213,7 +213,10 @@ static void check_progress(uint64_t now, uint64_t limit, bool running, uint64_t 
     /* relaxed, both: a pending timer or an outstanding task must be there
      * for a whole limit, over several checks, before they matter. */
     bool waits_for_timer = atomic_load_explicit(&hive_scheduler.deferred, memory_order_relaxed) != 0;
-    bool has_work = atomic_load_explicit(&hive_scheduler.outstanding, memory_order_relaxed) != 0;
+    /* An open run's hold is no work: an open run with nothing else to do is
+     * idle, waiting for its events, not stalled. */
+    unsigned long hold = atomic_load_explicit(&hive_scheduler.open, memory_order_relaxed) ? 1 : 0;
+    bool has_work = atomic_load_explicit(&hive_scheduler.outstanding, memory_order_relaxed) > hold;
     if (running || waits_for_timer || !has_work || finished != progress_finished) {
         progress_finished = finished;
         if (now > progress_since)

@@ -99,6 +99,11 @@ struct hive_config {
     /* The watchdog (opt-in): 0 (the default) is off; else at least
      * HIVE_WATCHDOG_MIN_NS. See "The watchdog" below. */
     uint64_t watchdog_ns;
+    /* Keep the run open until hive_stop(), instead of ending it when its
+     * last counted task finishes: firmware that waits on devices for ever.
+     * Between events every core parks; an interrupt handler's spawn (or a
+     * hive_after) runs in the open run at once, on some core. */
+    bool until_stopped;
 };
 
 /*
@@ -151,7 +156,8 @@ int hive_task_runs_forever(void);
 
 /*
  * Run entry(arg) as the first task on a fresh run and return when it and every
- * task it (transitively) spawned have finished. Statistics of the run are then
+ * task it (transitively) spawned have finished - and, for a run started with
+ * hive_config.until_stopped, once hive_stop() has ended it. Statistics of the run are then
  * in hive_stats_last(). A run with a watchdog (hive_config.watchdog_ns) does
  * not return if a task gets stuck or the run stalls: it panics, naming them.
  *   HIVE_EINVAL  entry is NULL, or cfg asks for 0 < cores that the port does
@@ -176,6 +182,16 @@ int hive_task_runs_forever(void);
  */
 HIVE_MUST_CHECK int hive_run(void (*entry)(void *arg), void *arg,
                              const struct hive_config *cfg);
+
+/*
+ * End the open run (hive_config.until_stopped): from a task, an interrupt
+ * handler, or (host port) any thread. hive_run then returns once the run's
+ * counted tasks - those queued already included - have finished, as a run
+ * without until_stopped does when its last one finishes.
+ *   HIVE_ESTATE  no open run: none is active, it was not started with
+ *                until_stopped, or hive_stop already ended it.
+ */
+HIVE_MUST_CHECK int hive_stop(void);
 
 /* True inside a task on a worker core (not in an interrupt handler). */
 bool hive_in_task(void);

@@ -369,3 +369,119 @@ HIVE_TEST(runs_after_fork)
         CHECK_EQ(after[i], before[i]);
 }
 #endif
+
+/* ---- a run kept open until hive_stop ----------------------------------------------- */
+
+#define OPEN_EVENTS 20u
+static atomic_uint open_ran;
+static int open_stop_rc, open_stop_again_rc;
+static unsigned open_spawn_failures;
+
+static void open_task(void *p)
+{
+    (void)p;
+    atomic_fetch_add(&open_ran, 1);
+}
+
+static void open_entry_returns(void *p)
+{
+    (void)p; /* the run stays open: it waits for its events */
+}
+
+/* Events from outside (an interrupt's part on a board): spaced so that the
+ * cores park between them; then the stop, right behind the last one. */
+static void *open_events_thread(void *p)
+{
+    (void)p;
+    for (unsigned i = 0; i < OPEN_EVENTS; i++) {
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if (hive_spawn_fn(open_task, NULL) != HIVE_OK)
+            open_spawn_failures++;
+    }
+    open_stop_rc = hive_stop();
+    open_stop_again_rc = hive_stop();
+    return NULL;
+}
+
+static void open_entry_stops(void *p)
+{
+    (void)p;
+    for (unsigned i = 0; i < OPEN_EVENTS; i++)
+        CHECK_EQ(hive_spawn_fn(open_task, NULL), HIVE_OK);
+    /* The tasks just spawned still run: the run ends when they are done. */
+    CHECK_EQ(hive_stop(), HIVE_OK);
+}
+
+static void entry_stop_refused(void *p)
+{
+    (void)p;
+    CHECK_EQ(hive_stop(), HIVE_ESTATE); /* this run is not an open one */
+}
+
+HIVE_TEST(open_run_until_stopped)
+{
+    CHECK_EQ(hive_stop(), HIVE_ESTATE); /* no run at all */
+    struct hive_config c = sw_cfg(2);
+    CHECK_EQ(hive_run(entry_stop_refused, NULL, &c), HIVE_OK);
+
+    c.until_stopped = true;
+    atomic_store(&open_ran, 0);
+    open_spawn_failures = 0;
+    pthread_t events;
+    CHECK_EQ(pthread_create(&events, NULL, open_events_thread, NULL), 0);
+    CHECK_EQ(hive_run(open_entry_returns, NULL, &c), HIVE_OK);
+    CHECK_EQ(pthread_join(events, NULL), 0);
+    CHECK_EQ(open_stop_rc, HIVE_OK);
+    CHECK_EQ(open_stop_again_rc, HIVE_ESTATE);
+    CHECK_EQ(open_spawn_failures, 0);
+    CHECK_EQ(atomic_load(&open_ran), OPEN_EVENTS); /* every event ran in the open run */
+    const struct hive_stats *st = hive_stats_last();
+    CHECK_EQ(st->injected, OPEN_EVENTS);
+    /* Between events the cores slept: more than one park per core. */
+    CHECK(st->total.parks >= 2 * c.cores);
+    CHECK_EQ(hive_stop(), HIVE_ESTATE); /* and it is over */
+
+    /* Stopped from a task, with tasks still queued. */
+    atomic_store(&open_ran, 0);
+    CHECK_EQ(hive_run(open_entry_stops, NULL, &c), HIVE_OK);
+    CHECK_EQ(atomic_load(&open_ran), OPEN_EVENTS);
+}
+
+#ifndef SCHED_TEST_TSAN
+/* An open run that waits for its next event is idle, not stalled: with the
+ * watchdog on (1 s) it sits through 1.5 s without one. In a child process,
+ * where a watchdog panic (abort) is a failed exit status; not under
+ * ThreadSanitizer, which refuses threads after a multi-threaded fork. */
+static void *open_late_stop_thread(void *p)
+{
+    (void)p;
+    struct timespec ts = {1, 500 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    if (hive_spawn_fn(open_task, NULL) != HIVE_OK || hive_stop() != HIVE_OK)
+        abort();
+    return NULL;
+}
+
+HIVE_TEST(open_run_is_no_stall)
+{
+    fflush(stdout);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        struct hive_config c = sw_cfg(2);
+        c.until_stopped = true;
+        c.watchdog_ns = 1000000000ull;
+        atomic_store(&open_ran, 0);
+        pthread_t t;
+        if (pthread_create(&t, NULL, open_late_stop_thread, NULL) != 0)
+            _exit(4);
+        int rc = hive_run(open_entry_returns, NULL, &c);
+        pthread_join(t, NULL);
+        _exit(rc == HIVE_OK && atomic_load(&open_ran) == 1 ? 0 : 3);
+    }
+    int status = 0;
+    CHECK_EQ(waitpid(child, &status, 0), child);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+#endif
