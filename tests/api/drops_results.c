@@ -38,4 +38,5 @@ void drop_every_result(void)
     hive_spin_trylock(&lock, &irq);
     hive_spin_trylock_raw(&lock);
     hive_trace_dump(stdout);
+    hive_stop();
 }
