@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hive/board.h" /* HIVE_BOARD_NAME */
 #include "kernel/console.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"

@@ -1,7 +1,8 @@
 /*
  * hive_run: a run's setup and teardown, and when a run ends. Also the small
  * public queries about the run (hive_in_task, hive_worker_id,
- * hive_worker_count) and the scheduler's state itself.
+ * hive_worker_count), about the cores (hive_core_id, hive_core_count) and
+ * the scheduler's state itself.
  *
  * Setup: check the configuration, claim the phase (one run at a time), reset
  * every worker and the idle state, size the spawn_fn pools, queue the entry
@@ -231,4 +232,15 @@ int hive_worker_id(void)
 unsigned hive_worker_count(void)
 {
     return hive_scheduler.workers;
+}
+
+int hive_core_id(void)
+{
+    unsigned id = hive_port_core_id();
+    return id == HIVE_PORT_NOT_A_CORE ? -1 : (int)id;
+}
+
+unsigned hive_core_count(void)
+{
+    return hive_port_core_count();
 }

@@ -6,6 +6,8 @@
  * Hart 0 is the E51 monitor core (RV64IMAC, M-mode only, no MMU): hive
  * never runs on it. The four U54 harts, 1-4, are hive's cores.
  */
+#include "hive/board.h"
+
 #include "drivers/plic.h"
 #include "drivers/sbi.h"
 #include "drivers/semihosting.h"
@@ -14,29 +16,24 @@
 #include "kernel/kernel.h"
 
 /* The FU540's device addresses (QEMU 7.2 hw/riscv/sifive_u.c,
- * sifive_u_memmap; the same in the device tree). */
+ * sifive_u_memmap; the same in the device tree) that only hive's own code
+ * uses; the console and the GPIO are public (hive/board.h). */
 #define U_CLINT     0x02000000ul
 #define U_PLIC      0x0c000000ul
-#define U_UART0     0x10010000ul    /* SiFive UART, the console (stdout-path) */
-#define U_GPIO      0x10060000ul
-
-/* PLIC source ids: GPIO pin n is source 7 + n (hw/riscv/sifive_u.h,
- * SIFIVE_U_GPIO_IRQ0; the device tree's gpio interrupts). */
-#define U_GPIO_IRQ0     7
 
 /* ---- memory map: what the drivers (and the firmware's CLINT) need mapped ---- */
 
 const struct board_region board_mmio[] = {
     {U_CLINT, 0x10000},
     {U_PLIC, 0x4000000},    /* the device tree's size */
-    {U_UART0, 0x1000},
-    {U_GPIO, 0x1000},
+    {HIVE_BOARD_CONSOLE_UART_BASE, 0x1000},
+    {HIVE_BOARD_GPIO_BASE, 0x1000},
 };
 const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
 
 /* ---- console: UART0 ---- */
 
-static const struct sifive_uart_config uart = {.base = U_UART0};
+static const struct sifive_uart_config uart = {.base = HIVE_BOARD_CONSOLE_UART_BASE};
 
 void board_console_init(void)
 {
@@ -128,9 +125,10 @@ void board_irq_complete(uint32_t claim)
 
 /* ---- test interrupt: a GPIO pin driven by software ---- */
 
-/* Pin 0: nothing on the emulated board drives it. (Pin 10 would not do:
- * QEMU's sifive_u resets the machine when it goes high.) */
-static const struct sifive_gpio_config gpio = {.base = U_GPIO, .irq = U_GPIO_IRQ0 + 0, .pin = 0};
+/* HIVE_BOARD_GPIO_TEST_PIN: nothing on the emulated board drives it. */
+static const struct sifive_gpio_config gpio = {.base = HIVE_BOARD_GPIO_BASE,
+                                               .irq = HIVE_BOARD_GPIO_IRQ(HIVE_BOARD_GPIO_TEST_PIN),
+                                               .pin = HIVE_BOARD_GPIO_TEST_PIN};
 
 int board_test_irq(void)
 {

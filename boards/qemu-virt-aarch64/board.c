@@ -3,6 +3,8 @@
  * interrupt numbers), wired to kernel/board.h. RAM and the image's place are
  * in memory.ld.
  */
+#include "hive/board.h"
+
 #include "drivers/gic/gic.h"
 #include "drivers/pl011.h"
 #include "drivers/pl061.h"
@@ -17,11 +19,11 @@ const struct board_region board_mmio[] = {
 };
 const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
 
-/* ---- console: the PL011 at 0x09000000, on QEMU virt's 24 MHz UART clock ---- */
+/* ---- console: the PL011 (hive/board.h) ---- */
 
 static const struct pl011_config uart = {
-    .base = 0x09000000,
-    .clock_hz = 24000000,
+    .base = HIVE_BOARD_CONSOLE_UART_BASE,
+    .clock_hz = HIVE_BOARD_CONSOLE_UART_CLOCK_HZ,
     .baud = 115200,
 };
 
@@ -101,10 +103,9 @@ void board_irq_complete(uint32_t claim)
     gic_complete(claim);
 }
 
-/* ---- test interrupt: the PL061 GPIO at 0x09030000, SPI 7 (INTID 39) ---- */
+/* ---- test interrupt: pin 0 of the PL061 GPIO (hive/board.h) ---- */
 
-/* Pin 3 is QEMU's power button input; pins 0-2 are free. */
-static const struct pl061_config gpio = {.base = 0x09030000, .irq = 32 + 7, .pin = 0};
+static const struct pl061_config gpio = {.base = HIVE_BOARD_GPIO_BASE, .irq = HIVE_BOARD_GPIO_IRQ, .pin = 0};
 
 int board_test_irq(void)
 {

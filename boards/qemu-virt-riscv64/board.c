@@ -2,6 +2,8 @@
  * QEMU virt, riscv64, under the default OpenSBI: which drivers, where, wired
  * to kernel/board.h. RAM and the image's place are in memory.ld.
  */
+#include "hive/board.h"
+
 #include "drivers/goldfish_rtc.h"
 #include "drivers/ns16550.h"
 #include "drivers/plic.h"
@@ -9,30 +11,27 @@
 #include "drivers/sifive_test.h"
 #include "kernel/kernel.h"
 
-/* QEMU 7.2 virt's device addresses (hw/riscv/virt.c, virt_memmap). */
+/* QEMU 7.2 virt's device addresses (hw/riscv/virt.c, virt_memmap) that
+ * only hive's own code uses; the console and the RTC are public
+ * (hive/board.h). */
 #define VIRT_TEST   0x00100000ul    /* SiFive test finisher */
-#define VIRT_RTC    0x00101000ul    /* goldfish RTC */
 #define VIRT_CLINT  0x02000000ul
 #define VIRT_PLIC   0x0c000000ul
-#define VIRT_UART0  0x10000000ul    /* NS16550A */
-
-/* PLIC source ids (hw/riscv/virt.h). */
-#define VIRT_RTC_IRQ    11
 
 /* ---- memory map: what the drivers (and the firmware's CLINT) need mapped ---- */
 
 const struct board_region board_mmio[] = {
     {VIRT_TEST, 0x1000},
-    {VIRT_RTC, 0x1000},
+    {HIVE_BOARD_RTC_BASE, 0x1000},
     {VIRT_CLINT, 0x10000},
     {VIRT_PLIC, 0x600000},  /* sized for QEMU's maximum hart count */
-    {VIRT_UART0, 0x1000},
+    {HIVE_BOARD_CONSOLE_UART_BASE, 0x1000},
 };
 const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
 
 /* ---- console: NS16550A UART0 ---- */
 
-static const struct ns16550_config uart = {.base = VIRT_UART0};
+static const struct ns16550_config uart = {.base = HIVE_BOARD_CONSOLE_UART_BASE};
 
 void board_console_init(void)
 {
@@ -120,7 +119,7 @@ void board_irq_complete(uint32_t claim)
 
 /* ---- test interrupt: the goldfish RTC's alarm ---- */
 
-static const struct goldfish_rtc_config rtc = {.base = VIRT_RTC, .irq = VIRT_RTC_IRQ};
+static const struct goldfish_rtc_config rtc = {.base = HIVE_BOARD_RTC_BASE, .irq = HIVE_BOARD_RTC_IRQ};
 
 int board_test_irq(void)
 {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hive/board.h"
+
 #include "drivers/bcm2836_local_intc/bcm2836_local_intc.h"
 #include "drivers/pl011.h"
 #include "drivers/semihosting.h"
@@ -17,15 +19,15 @@
 
 const struct board_region board_mmio[] = {
     {0x3F000000, 0x01000000},   /* BCM2835 peripherals: the PL011 among them */
-    {0x40000000, 0x1000},       /* BCM2836 local controller */
+    {HIVE_BOARD_LOCAL_INTC_BASE, 0x1000},   /* BCM2836 local controller */
 };
 const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
 
 /* ---- console: the PL011 (UART0), on the 48 MHz clock the firmware gives it ---- */
 
 static const struct pl011_config uart = {
-    .base = 0x3F201000,
-    .clock_hz = 48000000,       /* config.txt: init_uart_clock=48000000 */
+    .base = HIVE_BOARD_CONSOLE_UART_BASE,
+    .clock_hz = HIVE_BOARD_CONSOLE_UART_CLOCK_HZ,
     .baud = 115200,
 };
 
@@ -96,7 +98,12 @@ noreturn void board_exit(int status)
 
 /* ---- interrupt controller: the BCM2836 local controller (no GIC) ---- */
 
-static const struct bcm2836_local_intc_config intc = {.base = 0x40000000};
+static const struct bcm2836_local_intc_config intc = {.base = HIVE_BOARD_LOCAL_INTC_BASE};
+
+/* The public line numbers are the controller's source bits, which its
+ * driver knows as well: they must agree. */
+_Static_assert(HIVE_BOARD_LOCAL_TIMER_IRQ == BCM2836_LINE_LOCAL_TIMER, "local timer line");
+_Static_assert(HIVE_BOARD_MAILBOX1_IRQ == BCM2836_LINE_MAILBOX1, "mailbox 1 line");
 
 void board_irq_init(void)
 {

@@ -1,6 +1,7 @@
 /*
- * QEMU virt aarch64: pin 0 of the PL061 GPIO at 0x09030000, SPI 7 (GIC
- * INTID 39), level-triggered. Pin 3 is QEMU's power button; 0-2 are free.
+ * QEMU virt aarch64: pin 1 of the PL061 GPIO, level-triggered; its address
+ * and interrupt line come from hive/board.h. Pin 3 is QEMU's power button;
+ * 0-2 are free, and hive's own tests use 0.
  * QEMU's PL061 takes an output pin's level as its interrupt input, so
  * driving the pin high raises the line until the handler drives it low and
  * clears the latched status.
@@ -8,9 +9,8 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "hive/board.h"
 
-#define GPIO_BASE 0x09030000ul
-#define GPIO_IRQ (32u + 7u)
 #define PIN 1u
 
 #define GPIODATA(mask) ((mask) << 2) /* address bits [9:2] select the pins written */
@@ -23,7 +23,7 @@
 
 static volatile uint32_t *reg(unsigned off)
 {
-    return (volatile uint32_t *)(GPIO_BASE + off);
+    return (volatile uint32_t *)(HIVE_BOARD_GPIO_BASE + off);
 }
 
 unsigned device_init(void)
@@ -36,7 +36,7 @@ unsigned device_init(void)
     *reg(GPIOIEV) |= PIN;
     *reg(GPIOIC) = PIN;
     *reg(GPIOIE) |= PIN;
-    return GPIO_IRQ;
+    return HIVE_BOARD_GPIO_IRQ;
 }
 
 void device_raise(void)

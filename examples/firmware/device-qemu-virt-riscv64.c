@@ -1,14 +1,13 @@
 /*
- * QEMU virt riscv64: the goldfish RTC at 0x101000, PLIC source 11. Its
+ * QEMU virt riscv64: the goldfish RTC (its address and PLIC source from
+ * hive/board.h). Its
  * alarm set to time 0 (long past) interrupts at once; clearing the
  * interrupt quiets it.
  */
 #include <stdint.h>
 
 #include "device.h"
-
-#define RTC_BASE 0x101000ul
-#define RTC_IRQ 11u
+#include "hive/board.h"
 
 #define RTC_ALARM_LOW 0x08 /* writing it arms the alarm */
 #define RTC_ALARM_HIGH 0x0c
@@ -17,13 +16,13 @@
 
 static volatile uint32_t *reg(unsigned off)
 {
-    return (volatile uint32_t *)(RTC_BASE + off);
+    return (volatile uint32_t *)(HIVE_BOARD_RTC_BASE + off);
 }
 
 unsigned device_init(void)
 {
     *reg(RTC_CLEAR_INTERRUPT) = 1;
-    return RTC_IRQ;
+    return HIVE_BOARD_RTC_IRQ;
 }
 
 void device_raise(void)

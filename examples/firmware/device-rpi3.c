@@ -1,8 +1,8 @@
 /*
  * Raspberry Pi 3 (and QEMU raspi3b): the BCM2836 local controller's own
- * timer at 0x40000000, source bit 11 of the controller, which is hive's
- * line number for it. hive_irq_attach routes the line and sets the timer's
- * interrupt enable (bit 29 of its control register); this driver must keep
+ * timer; the controller's address and the timer's line (source bit 11 of
+ * the controller) come from hive/board.h. hive_irq_attach routes the line
+ * and sets the timer's interrupt enable (bit 29 of its control register); this driver must keep
  * that bit in every control write. The timer counts down from its reload
  * value, sets its flag (a level) at 0, and reloads: started, it interrupts
  * within 10 us and then every 10 us until the handler stops it and clears
@@ -11,11 +11,10 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "hive/board.h"
 
-#define LOCAL_BASE 0x40000000ul
 #define LOCAL_TIMER_CTL 0x34
 #define LOCAL_TIMER_ACK 0x38
-#define LOCAL_TIMER_LINE 11u
 
 #define FLAG (1u << 31)     /* ACK: clear the pending flag */
 #define INTEN (1u << 29)
@@ -24,14 +23,14 @@
 
 static volatile uint32_t *reg(unsigned off)
 {
-    return (volatile uint32_t *)(LOCAL_BASE + off);
+    return (volatile uint32_t *)(HIVE_BOARD_LOCAL_INTC_BASE + off);
 }
 
 unsigned device_init(void)
 {
     *reg(LOCAL_TIMER_CTL) = 0;
     *reg(LOCAL_TIMER_ACK) = FLAG;
-    return LOCAL_TIMER_LINE;
+    return HIVE_BOARD_LOCAL_TIMER_IRQ;
 }
 
 void device_raise(void)

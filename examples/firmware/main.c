@@ -1,5 +1,5 @@
 /*
- * A firmware on hive's public API (hive/hive.h) alone, built outside hive's
+ * A firmware on hive's public API (hive/hive.h, hive/board.h) alone, built outside hive's
  * tree from the installed package (CMakeLists.txt says how). One run on
  * every core does:
  *   - a sum over an array, split in halves with hive_join;
@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hive/board.h" /* HIVE_BOARD_NAME, HIVE_BOARD_MAX_CORES */
 #include "hive/hive.h"
 
 #ifdef EXAMPLE_HAS_DEVICE
@@ -239,7 +240,11 @@ int main(void)
     if (err != HIVE_OK)
         fail("hive_run", err);
 
-    printf("example: hive %s, %u cores\n", HIVE_VERSION_STRING, hive_worker_count());
+    printf("example: hive %s on %s, %u cores (%u came up, at most %u)\n", HIVE_VERSION_STRING,
+           HIVE_BOARD_NAME, hive_worker_count(), hive_core_count(), HIVE_BOARD_MAX_CORES);
+    /* A run on every core uses every core that came up. */
+    if (hive_worker_count() != hive_core_count() || hive_core_count() > HIVE_BOARD_MAX_CORES)
+        atomic_fetch_add(&failures, 1);
     printf("example: sum %llu (expected %llu)\n", (unsigned long long)whole.total,
            (unsigned long long)expect_sum);
     if (whole.total != expect_sum)

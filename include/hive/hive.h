@@ -200,6 +200,23 @@ int hive_worker_id(void);
 /* Workers of the current run, or of the last one when none is active. */
 unsigned hive_worker_count(void);
 
+/*
+ * The calling core's id, dense from 0 (the boot core is 0), in any context
+ * and with or without a run: boot code, tasks, and interrupt handlers (a
+ * handler runs on the core that attached its line: hive/irq.h). In a task
+ * it equals hive_worker_id(). On the host port: the worker thread's index,
+ * or -1 on a thread that is none of its cores (one the program made).
+ */
+int hive_core_id(void);
+/*
+ * Cores the port has brought up. On a board: every core that came online at
+ * boot (hive_config.cores = 0 runs on all of them; at most
+ * HIVE_BOARD_MAX_CORES, hive/board.h). On the host port: the worker
+ * threads a run on every core starts (4 unless hive_host_set_core_count()
+ * said otherwise).
+ */
+unsigned hive_core_count(void);
+
 /* ---- tasks ---------------------------------------------------------------- */
 
 /* The struct that embeds `member` (a struct hive_task) at address ptr. */

@@ -933,6 +933,7 @@ static void sw_err_entry(void *p)
     CHECK_EQ(hive_parallel_for(0, 10, 1, NULL, NULL), HIVE_EINVAL);
     CHECK(hive_in_task());
     CHECK_EQ(hive_worker_id(), 0);
+    CHECK_EQ(hive_core_id(), 0);     /* in a task: the worker's core */
 }
 
 static void sw_err_cover(size_t lo, size_t hi, void *ctx)
@@ -960,6 +961,7 @@ static void sched_case_errors(void)
     CHECK_EQ(hive_group_wait(&g), HIVE_ESTATE);
     CHECK(!hive_in_task());
     CHECK_EQ(hive_worker_id(), -1);
+    CHECK_EQ(hive_core_count(), hive_port_core_count());
     /* Bad run arguments. */
     struct hive_config c = {0};
     CHECK_EQ(hive_run(NULL, NULL, NULL), HIVE_EINVAL);

@@ -59,11 +59,19 @@ install)
   [ -z "$extra" ] || { echo "package_test: FAILED: installed headers outside include/hive: $extra" >&2; exit 1; }
   for f in lib/cmake/hive/hiveConfig.cmake lib/cmake/hive/hiveConfigVersion.cmake \
            lib/cmake/hive/hive-toolchain.cmake include/hive/hive.h include/hive/version.h \
+           include/hive/board.h \
            lib/hive/qemu lib/hive/image.ld lib/hive/memory.ld; do
     [ -e "$pkg/$f" ] || { echo "package_test: FAILED: $f not installed" >&2; exit 1; }
   done
   grep -q "set(HIVE_BOARD \"$board\")" "$pkg/lib/cmake/hive/hiveConfig.cmake" ||
     { echo "package_test: FAILED: the package does not name $board" >&2; exit 1; }
+  # hive/board.h names the board and its facts every board has.
+  grep -q "^#define HIVE_BOARD_NAME \"$board\"$" "$pkg/include/hive/board.h" ||
+    { echo "package_test: FAILED: hive/board.h does not name $board" >&2; exit 1; }
+  for name in HIVE_BOARD_MAX_CORES HIVE_BOARD_RAM_BASE HIVE_BOARD_RAM_SIZE HIVE_BOARD_CONSOLE_UART_BASE; do
+    grep -q "^#define $name " "$pkg/include/hive/board.h" ||
+      { echo "package_test: FAILED: hive/board.h does not define $name" >&2; exit 1; }
+  done
   step "build examples/firmware against $pkg"
   cmake -S "$src/examples/firmware" -B "$fw" -G Ninja -DCMAKE_PREFIX_PATH="$pkg" \
         -DCMAKE_TOOLCHAIN_FILE="$pkg/lib/cmake/hive/hive-toolchain.cmake" >/dev/null

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "harness.h"
+#include "hive/board.h"
+#include "hive/hive.h"
 #include "kernel/kernel.h"
 
 int main(void) { return hive_test_main(); }
@@ -34,6 +36,49 @@ HIVE_TEST(every_core_online_once)
     /* Logical ids are dense and each core's block is its own. */
     for (unsigned i = 0; i < n; i++)
         CHECK_EQ(hive_cpus[i].id, i);
+}
+
+/* The public core queries (hive/hive.h) agree with the kernel's, outside
+ * any run, on every core. */
+static atomic_uint core_id_wrong;
+
+static void check_core_id(void *arg)
+{
+    (void)arg;
+    if (hive_core_id() != (int)hive_cpu_id())
+        atomic_fetch_add(&core_id_wrong, 1);
+}
+
+HIVE_TEST(public_core_queries)
+{
+    CHECK_EQ(hive_core_count(), hive_cpu_count());
+    CHECK_EQ(hive_core_id(), 0);
+    atomic_store(&core_id_wrong, 0);
+    hive_smp_call_all(check_core_id, NULL);
+    CHECK_EQ(atomic_load(&core_id_wrong), 0u);
+}
+
+/* hive/board.h's build facts are the ones this image was built and linked
+ * with (memory.ld's symbols). */
+extern char __ram_start[], __ram_end[];
+_Static_assert(HIVE_BOARD_MAX_CORES == HIVE_MAX_CORES, "hive/board.h: most cores");
+
+/* A linker symbol's value, hidden from the optimiser: to the compiler an
+ * object's address is never 0, so it would fold a comparison with rpi3's
+ * RAM base (0) to false. */
+static uintptr_t symbol_value(char *sym)
+{
+    uintptr_t v = (uintptr_t)sym;
+    __asm__ volatile("" : "+r"(v));
+    return v;
+}
+
+HIVE_TEST(board_header_matches_the_image)
+{
+    uintptr_t ram_start = symbol_value(__ram_start), ram_end = symbol_value(__ram_end);
+    CHECK_EQ(ram_start, (uintptr_t)HIVE_BOARD_RAM_BASE);
+    CHECK_EQ(ram_end - ram_start, (uintptr_t)HIVE_BOARD_RAM_SIZE);
+    CHECK(hive_cpu_count() <= HIVE_BOARD_MAX_CORES);
 }
 
 #define ADDS 1000000u

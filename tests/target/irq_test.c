@@ -54,7 +54,8 @@ static void on_storm(unsigned irq, void *arg)
 {
     struct storm *s = arg;
     board_test_irq_ack();
-    if (!hive_in_interrupt() || hive_cpu_id() != s->core || irq != (unsigned)board_test_irq())
+    if (!hive_in_interrupt() || hive_cpu_id() != s->core || hive_core_id() != (int)s->core ||
+        irq != (unsigned)board_test_irq())
         atomic_fetch_add(&s->wrong_context, 1);
     /* relaxed: only this handler (one core, never nested) counts. */
     unsigned n = atomic_fetch_add_explicit(&s->handled, 1, memory_order_relaxed) + 1;
