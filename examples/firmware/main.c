@@ -7,6 +7,9 @@
  *   - a tick every TICK_NS: hive_after spawns the tick task from the timer
  *     interrupt, and each tick sets the next;
  *   - a device interrupt (device.h) whose handler spawns a task.
+ * The run is an open one (hive_config.until_stopped), as firmware that waits
+ * on devices is: it does not end when its tasks are done but when the
+ * device's task calls hive_stop() - the device's event means "done" here.
  * Every hive call's result is checked (HIVE_MUST_CHECK), every answer is
  * compared with a serial one, and main's return is the image's exit status
  * (QEMU's): 0 when all of it worked.
@@ -142,19 +145,27 @@ static void tick(struct hive_task *task)
 /* ---- a device interrupt that spawns ------------------------------------------- */
 
 #ifdef EXAMPLE_HAS_DEVICE
-#define DEVICE_POLL_NS 1000000u /* 1 ms */
-#define DEVICE_POLLS 5000       /* 5 s of waiting at most */
 
 static unsigned device_line;
-static struct hive_task device_task, device_wait_task;
+static struct hive_task device_task;
 static atomic_uint device_tasks_run;
 static atomic_int device_spawn_error;
-static unsigned device_polls;
+
+static void device_deadline(void *arg);
+static void stop_run(const char *why);
 
 static void device_work(struct hive_task *task)
 {
     (void)task;
-    atomic_fetch_add(&device_tasks_run, 1);
+    if (atomic_fetch_add(&device_tasks_run, 1) != 0)
+        return; /* a later interrupt's: the run is stopping already */
+    int err = hive_irq_detach(device_line);
+    if (err != HIVE_OK)
+        fail("hive_irq_detach", err);
+    err = hive_after_irq_cancel(device_deadline, NULL);
+    if (err != HIVE_OK)
+        fail("hive_after_irq_cancel (device deadline)", err);
+    stop_run("hive_stop (device task)");
 }
 
 static void on_device(unsigned irq, void *arg)
@@ -168,21 +179,25 @@ static void on_device(unsigned irq, void *arg)
         atomic_store(&device_spawn_error, err);
 }
 
-/* The interrupt comes when it comes: a pending hive_after keeps the run
- * going until its task has run, so look again every DEVICE_POLL_NS until
- * the handler's task has run (or DEVICE_POLLS have passed). */
-static void device_wait(struct hive_task *task)
+/* The device has said its piece: the open run may end (its other tasks,
+ * the ticks among them, still finish first). */
+static void stop_run(const char *why)
 {
-    if (atomic_load(&device_tasks_run) == 0 && atomic_load(&device_spawn_error) == 0 &&
-        ++device_polls < DEVICE_POLLS) {
-        int err = hive_after(DEVICE_POLL_NS, task, device_wait);
-        if (err != HIVE_OK)
-            fail("hive_after (device wait)", err);
-        return;
-    }
-    int err = hive_irq_detach(device_line);
+    int err = hive_stop();
     if (err != HIVE_OK)
-        fail("hive_irq_detach", err);
+        fail(why, err);
+}
+
+/* Should the interrupt never come, the run must not wait for ever: a
+ * deadline, in the timer interrupt, ends it and says so. */
+#define DEVICE_DEADLINE_NS 5000000000ull /* 5 s */
+static atomic_bool device_deadline_passed;
+
+static void device_deadline(void *arg)
+{
+    (void)arg;
+    atomic_store(&device_deadline_passed, true);
+    stop_run("hive_stop (device deadline)");
 }
 
 static void start_device(void)
@@ -194,9 +209,9 @@ static void start_device(void)
         fail("hive_irq_attach", err);
         return;
     }
-    err = hive_after(DEVICE_POLL_NS, &device_wait_task, device_wait);
+    err = hive_after_irq(DEVICE_DEADLINE_NS, device_deadline, NULL);
     if (err != HIVE_OK) {
-        fail("hive_after (device wait)", err);
+        fail("hive_after_irq (device deadline)", err);
         return;
     }
     device_raise();
@@ -216,10 +231,16 @@ static void entry(void *arg)
     if (err != HIVE_OK)
         fail("hive_after (first tick)", err);
 #ifdef EXAMPLE_HAS_DEVICE
-    start_device();
+    start_device(); /* its task ends the open run */
 #endif
     sum(&whole);
     primes = count_primes();
+#ifndef EXAMPLE_HAS_DEVICE
+    /* No device on this board: nothing else will stop the run. */
+    err = hive_stop();
+    if (err != HIVE_OK)
+        fail("hive_stop (entry)", err);
+#endif
 }
 
 int main(void)
@@ -235,7 +256,8 @@ int main(void)
     for (unsigned n = 0; n < N_PRIMES; n++)
         expect_primes += is_prime(n);
 
-    struct hive_config cfg = {0}; /* every core, default pools */
+    /* Every core, default pools; open until hive_stop (the device's task). */
+    struct hive_config cfg = {.until_stopped = true};
     int err = hive_run(entry, NULL, &cfg);
     if (err != HIVE_OK)
         fail("hive_run", err);
@@ -258,7 +280,10 @@ int main(void)
 #ifdef EXAMPLE_HAS_DEVICE
     unsigned device_runs = atomic_load(&device_tasks_run);
     printf("example: device interrupt on line %u: %u task(s) run\n", device_line, device_runs);
-    if (device_runs == 0) {
+    if (atomic_load(&device_deadline_passed))
+        printf("example: the device interrupt did not come within %llu ms\n",
+               (unsigned long long)(DEVICE_DEADLINE_NS / 1000000));
+    if (device_runs == 0 || atomic_load(&device_deadline_passed)) {
         atomic_fetch_add(&failures, 1);
         if (atomic_load(&device_spawn_error) != 0)
             fail("hive_spawn from the device interrupt", atomic_load(&device_spawn_error));
