@@ -34,7 +34,7 @@
 #else
 #include <time.h>
 
-#include "arch/host/host.h" /* hive_host_set_core_count */
+#include "host_cores.h"
 #endif
 #include "workloads/fib.h"
 #include "workloads/msort.h"
@@ -160,12 +160,7 @@ int main(void)
 #else
 int main(int argc, char **argv)
 {
-    unsigned cores = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4;
-    if (cores < 1 || cores > HIVE_MAX_CORES) {
-        fprintf(stderr, "demo: cores must be 1-%u\n", HIVE_MAX_CORES);
-        return 2;
-    }
-    hive_host_set_core_count(cores);
-    return run_demo(cores);
+    unsigned cores = app_host_cores("demo", argc, argv);
+    return cores ? run_demo(cores) : 2;
 }
 #endif

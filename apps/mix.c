@@ -30,7 +30,7 @@
 #include "hive/hive.h"
 
 #ifndef HIVE_BOARD_NAME
-#include "arch/host/host.h" /* hive_host_set_core_count */
+#include "host_cores.h"
 #endif
 
 #define TREE_DEPTH 8
@@ -154,12 +154,7 @@ int main(void)
 #else
 int main(int argc, char **argv)
 {
-    unsigned cores = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 4;
-    if (cores < 1 || cores > HIVE_MAX_CORES) {
-        fprintf(stderr, "mix: cores must be 1-%u\n", HIVE_MAX_CORES);
-        return 2;
-    }
-    hive_host_set_core_count(cores);
-    return main_cores(cores);
+    unsigned cores = app_host_cores("mix", argc, argv);
+    return cores ? main_cores(cores) : 2;
 }
 #endif
