@@ -374,6 +374,7 @@ HIVE_TEST(runs_after_fork)
 
 #define OPEN_EVENTS 20u
 static atomic_uint open_ran;
+static atomic_bool open_started; /* the open run's entry has run */
 static int open_stop_rc, open_stop_again_rc;
 static unsigned open_spawn_failures;
 
@@ -386,6 +387,7 @@ static void open_task(void *p)
 static void open_entry_returns(void *p)
 {
     (void)p; /* the run stays open: it waits for its events */
+    atomic_store(&open_started, true);
 }
 
 /* Events from outside (an interrupt's part on a board): spaced so that the
@@ -393,6 +395,10 @@ static void open_entry_returns(void *p)
 static void *open_events_thread(void *p)
 {
     (void)p;
+    /* Every event inside the run (a spawn before it would count for it, but
+     * not as spawned from outside during it: hive_stats.injected). */
+    while (!atomic_load(&open_started))
+        sched_yield();
     for (unsigned i = 0; i < OPEN_EVENTS; i++) {
         struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -427,6 +433,7 @@ HIVE_TEST(open_run_until_stopped)
 
     c.until_stopped = true;
     atomic_store(&open_ran, 0);
+    atomic_store(&open_started, false);
     open_spawn_failures = 0;
     pthread_t events;
     CHECK_EQ(pthread_create(&events, NULL, open_events_thread, NULL), 0);
@@ -456,6 +463,8 @@ HIVE_TEST(open_run_until_stopped)
 static void *open_late_stop_thread(void *p)
 {
     (void)p;
+    while (!atomic_load(&open_started))
+        sched_yield();
     struct timespec ts = {1, 500 * 1000 * 1000};
     nanosleep(&ts, NULL);
     if (hive_spawn_fn(open_task, NULL) != HIVE_OK || hive_stop() != HIVE_OK)
@@ -473,6 +482,7 @@ HIVE_TEST(open_run_is_no_stall)
         c.until_stopped = true;
         c.watchdog_ns = 1000000000ull;
         atomic_store(&open_ran, 0);
+        atomic_store(&open_started, false);
         pthread_t t;
         if (pthread_create(&t, NULL, open_late_stop_thread, NULL) != 0)
             _exit(4);
