@@ -13,7 +13,7 @@
 # image_raw ELF FILE: the ELF's loadable bytes as the loader puts them in
 # memory, from its lowest load address (objcopy -O binary).
 image_raw() {
-  "${HIVE_OBJCOPY:?the objcopy for the board\'s arch}" -O binary "$1" "$2"
+  "${HIVE_OBJCOPY:?names the objcopy for the arch of the board}" -O binary "$1" "$2"
 }
 
 # image_load_address ELF: the lowest physical address of a PT_LOAD segment
