@@ -22,9 +22,11 @@
  *  - it asks the hart that will execute the instruction, not a description
  *    of the board: harts of one board can differ (sifive_u's hart 0 is an
  *    E51), and nothing has to keep the DTB or parse it this early;
- *  - it asks under the firmware's settings: with mstatus.TW set, S-mode's
- *    WRS.NTO may trap (QEMU traps it at once), and then it must not be used,
- *    whatever the extension list says;
+ *  - it asks under the firmware's settings, as far as a probe can: QEMU
+ *    traps S-mode's WRS.NTO whenever mstatus.TW is set, and the probe then
+ *    finds it unusable, whatever the extension list says (a real hart traps
+ *    only a stall that outlasts its own bound, which the probe's is not; no
+ *    SBI firmware hive runs on sets TW);
  *  - its one failure is harmless: a hart that took the encoding as a no-op
  *    without having Zawrs would make phase 1 a spin, bounded by its timer,
  *    exactly what QEMU's Zawrs does.
@@ -46,7 +48,10 @@ static bool has_zawrs[HIVE_MAX_CORES];
  * (no LR.W comes before it), so this is never written. */
 static unsigned probe_word;
 
-/* WRS.NTO and WRS.STO by encoding: GNU as before 2.42 does not know Zawrs. */
+/* WRS.NTO by its encoding: the image's -march has no Zawrs (every hart runs
+ * this file, with or without it), and assemblers older than binutils 2.40
+ * know no Zawrs at all. (WRS.STO, the wait bounded by the hart itself, would
+ * be 0x01d00073.) */
 #define WRS_NTO ".4byte 0x00d00073"
 
 void riscv_park_probe(unsigned id)
