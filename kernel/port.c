@@ -40,8 +40,10 @@ void hive_port_trace_close(FILE *f) { fflush(f); }
  * store. What bounds each wait depends on the core (arch_park_phase1): WFE
  * on aarch64 ends by itself within microseconds (the event stream), so the
  * clock check of the loop below is enough; Zawrs' WRS.NTO on riscv64 ends
- * only on the store or a pending interrupt, so the core's timer is armed for
- * the end of the phase (or the park's deadline, if sooner). A riscv64 hart
+ * only on the store or a pending interrupt, so the core's timer is armed
+ * just past the end of the phase (or for the park's deadline, if sooner),
+ * and reprogrammed as the phase ends: a park woken in phase 1, or whose
+ * waits returned early, takes no timer interrupt. A riscv64 hart
  * without Zawrs has no phase 1: arch_park_shallow returns false at once.
  * Phase 2 sleeps deeply (WFI) until an interrupt: the doorbell of
  * hive_port_wake, or the core's timer, armed for the timeout - so even a
@@ -120,13 +122,20 @@ void hive_port_wait(uint64_t timeout_ns)
      * exchange below consumes. */
     bool shallow_timed = arch_park_phase1(hive_cpu_id()) == ARCH_PHASE1_WRS_NTO &&
                          !atomic_load_explicit(&p->wake, memory_order_relaxed);
-    if (shallow_timed)
-        hive_timer_park_until(shallow_end < deadline ? shallow_end : deadline);
+    if (shallow_timed) {
+        /* A backstop for a stall that nothing else ends, a little after the
+         * loop's own end: a wait that returns early (QEMU's always does)
+         * ends the phase by the clock check and lifts it before it fires. */
+        uint64_t backstop = hive_deadline_after(shallow_end, PARK_SHALLOW_NS / 4);
+        hive_timer_park_until(backstop < deadline ? backstop : deadline);
+    }
     while (!atomic_load_explicit(&p->wake, memory_order_relaxed) &&
            arch_park_shallow(&p->wake, 0) && hive_port_now_ns() < shallow_end)
         ;
 
-    if (timeout_ns || shallow_timed)
+    if (shallow_timed)
+        hive_timer_park_until_rearmed(deadline);  /* no interrupt left behind */
+    else if (timeout_ns)
         hive_timer_park_until(deadline);
     unsigned long irq = arch_irq_save();
     while (!atomic_exchange(&p->wake, 0) && hive_port_now_ns() < deadline) {
