@@ -31,3 +31,17 @@ target_link_libraries(demo_booti PRIVATE hive_internal)
 add_test(NAME uboot_booti.c4
   COMMAND ${HIVE_ROOT}/tests/tools/uboot_booti.sh ${HIVE_ROOT} visionfive2 $<TARGET_FILE:demo_booti>)
 set_tests_properties(uboot_booti.c4 PROPERTIES TIMEOUT 180 LABELS "target;image;qemu-virt-riscv64")
+
+# Zawrs (WRS.NTO), which QEMU's default rv64 CPU has from QEMU 8.0 on: each
+# hart finds whether it has it as it comes up, and parks with WRS.NTO in
+# phase 1 if so. Both ways asked for explicitly (HIVE_QEMU_ZAWRS, the qemu
+# script), whatever the QEMU's default: detection, and parking and the
+# scheduler's wakes again on harts without it (the default runs have it).
+hive_add_target_test(park_phase1_zawrs SOURCES park_phase1_test.c CORES 1 4 TIMEOUT 60
+  QEMU_ARGS -cpu rv64,zawrs=true)
+target_compile_definitions(park_phase1_zawrs PRIVATE PARK_PHASE1="wrs.nto")
+hive_add_target_test(park_phase1_no_zawrs SOURCES park_phase1_test.c CORES 1 4 TIMEOUT 60
+  QEMU_ARGS -cpu rv64,zawrs=false)
+target_compile_definitions(park_phase1_no_zawrs PRIVATE PARK_PHASE1="none")
+hive_board_run(park_no_zawrs park 4 HIVE_QEMU_ZAWRS=0 TIMEOUT 240)
+hive_board_run(park_sched_no_zawrs park_sched 4 HIVE_QEMU_ZAWRS=0 TIMEOUT 240)
