@@ -23,7 +23,7 @@
 
 #include "hive/hive.h"
 
-#define HIVE_TIMERS_PER_CORE 256
+/* HIVE_TIMERS_PER_CORE, a build option of hive, is in hive/limits.h. */
 
 /* Monotonic nanoseconds, the same clock on every core. */
 uint64_t hive_now_ns(void);
