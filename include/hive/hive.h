@@ -57,8 +57,12 @@ enum hive_err {
     HIVE_EINVAL = -1, /* a bad argument: NULL function or task, bad config */
     HIVE_EBUSY = -2,  /* the task is still queued (spawned and not yet started),
                          or the interrupt line already has a handler */
-    HIVE_ENOMEM = -3, /* a fixed per-core pool of the calling core is exhausted:
-                         hive_spawn_fn headers, or timers (hive/timer.h) */
+    HIVE_ENOMEM = -3, /* a fixed per-core pool of the calling core is exhausted;
+                         each call that returns it has one, so the call says
+                         which limit: hive_spawn_fn and hive_group_spawn_fn
+                         the run's pool_size headers (HIVE_POOL_DEFAULT, at
+                         most HIVE_POOL_MAX), hive_after and hive_after_irq
+                         HIVE_TIMERS_PER_CORE timers (hive/limits.h) */
     HIVE_ESTATE = -4, /* wrong context: hive_run during a run or from a task or
                          interrupt; join/group/parallel_for outside task context;
                          or wrong state: cancelling a timer that is not pending */
@@ -246,7 +250,8 @@ HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_ta
  * just before fn is called). Same contexts as hive_spawn. On the host,
  * threads that are not workers share one pool of their own.
  *   HIVE_EINVAL  fn is NULL.
- *   HIVE_ENOMEM  every header of this core's pool is queued.
+ *   HIVE_ENOMEM  every header of this core's pool is queued (the limit is
+ *                hive_config.pool_size, else HIVE_POOL_DEFAULT: hive/limits.h).
  *
  * What to do on HIVE_ENOMEM inside a task: run the work inline - call
  * fn(arg) yourself - or spawn it with a struct hive_task of your own
@@ -302,7 +307,8 @@ void hive_group_init(struct hive_group *g);
  *   HIVE_ESTATE  not in task context. */
 HIVE_MUST_CHECK int hive_group_spawn(struct hive_group *g, struct hive_task *task,
                                      void (*fn)(struct hive_task *task));
-/*   HIVE_EINVAL  g or fn is NULL.   HIVE_ENOMEM  this core's pool is exhausted.
+/*   HIVE_EINVAL  g or fn is NULL.   HIVE_ENOMEM  this core's pool is exhausted
+ *                (as for hive_spawn_fn: hive_config.pool_size headers).
  *   HIVE_ESTATE  not in task context. */
 HIVE_MUST_CHECK int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg);
 /*   HIVE_EINVAL  g is NULL.   HIVE_ESTATE  not in task context. */

@@ -36,7 +36,8 @@ uint64_t hive_now_ns(void);
  * current run - or the next, outside a run - lasts until it has run.
  *   HIVE_EINVAL  task or fn is NULL.
  *   HIVE_EBUSY   task is still queued (spawned, or its hive_after pending).
- *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers.
+ *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers
+ *                (a build option of hive: hive/limits.h, docs/limits.md).
  */
 HIVE_MUST_CHECK int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task));
 
