@@ -68,8 +68,8 @@ install)
   [ -z "$extra" ] || { echo "package_test: FAILED: installed headers outside include/hive: $extra" >&2; exit 1; }
   for f in lib/cmake/hive/hiveConfig.cmake lib/cmake/hive/hiveConfigVersion.cmake \
            lib/cmake/hive/hive-toolchain.cmake include/hive/hive.h include/hive/version.h \
-           include/hive/board.h \
-           ${qemu:+lib/hive/qemu} lib/hive/image.ld lib/hive/memory.ld; do
+           include/hive/board.h include/hive/limits.h \
+           ${qemu:+lib/hive/qemu} lib/hive/image.ld lib/hive/memory.ld lib/hive/hive_limits.ld; do
     [ -e "$pkg/$f" ] || { echo "package_test: FAILED: $f not installed" >&2; exit 1; }
   done
   grep -q "set(HIVE_BOARD \"$board\")" "$pkg/lib/cmake/hive/hiveConfig.cmake" ||
@@ -81,6 +81,20 @@ install)
     grep -q "^#define $name " "$pkg/include/hive/board.h" ||
       { echo "package_test: FAILED: hive/board.h does not define $name" >&2; exit 1; }
   done
+  # The package carries the limits hive was built with, and refuses a
+  # project that sets one to another value (the firmware cannot change them).
+  grep -q "^#define HIVE_STACK_SIZE [0-9]" "$pkg/include/hive/limits.h" ||
+    { echo "package_test: FAILED: hive/limits.h does not define HIVE_STACK_SIZE" >&2; exit 1; }
+  step "a project asking for another HIVE_STACK_SIZE than $pkg has is refused"
+  rm -rf "$fw"
+  if out=$(cmake -S "$src/examples/firmware" -B "$fw" -G Ninja -DCMAKE_PREFIX_PATH="$pkg" \
+           -DCMAKE_TOOLCHAIN_FILE="$pkg/lib/cmake/hive/hive-toolchain.cmake" -DHIVE_STACK_SIZE=4243456 2>&1); then
+    echo "package_test: FAILED: the package accepted HIVE_STACK_SIZE=4243456" >&2; exit 1
+  fi
+  # (CMake wraps the message's lines.)
+  tr -s '\n ' '  ' <<<"$out" | grep -q "was built with HIVE_STACK_SIZE=[0-9]" ||
+    { echo "$out"; echo "package_test: FAILED: the refusal does not name HIVE_STACK_SIZE" >&2; exit 1; }
+  rm -rf "$fw"
   step "build examples/firmware against $pkg"
   cmake -S "$src/examples/firmware" -B "$fw" -G Ninja -DCMAKE_PREFIX_PATH="$pkg" \
         -DCMAKE_TOOLCHAIN_FILE="$pkg/lib/cmake/hive/hive-toolchain.cmake" >/dev/null
