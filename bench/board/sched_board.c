@@ -19,8 +19,9 @@
  * sort (merge sort, hive_join for the halves), queens (a hive_group per
  * placement in the first rows), spawn (independent hive_spawns from one
  * task), skynet (a 10-ary tree of group tasks), uts-t1 (UTS's T1 cut at a
- * depth whose node count is published; the full T1 has 4 M nodes, which
- * takes minutes under TCG). SCHED_BOARD_SMOKE builds tiny sizes: the
+ * depth whose node count uts_known holds; the full T1 has 4 M nodes, which
+ * takes minutes under TCG; T3 is left out: its only known small size is a
+ * smoke size). SCHED_BOARD_SMOKE builds tiny sizes: the
  * bench-smoke ctest, which proves the image builds, runs and checks.
  */
 #include <stdint.h>
@@ -131,7 +132,7 @@ static void run_wl(int w, unsigned cores, size_t n, struct result *r)
         struct uts_run u;
         memset(&u, 0, sizeof u);
         u.tree = uts_t1((unsigned)n);
-        /* uts_known: the published size, never a count of our own. */
+        /* uts_known: a size known beforehand, never a count of this run's own. */
         uint64_t expect = uts_known(&u.tree);
         r->ok = timed_run(uts_task, &u, cores, r) && u.err == HIVE_OK && expect &&
                 u.nodes == expect && sb_sha1_selftest();
