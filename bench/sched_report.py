@@ -2,7 +2,8 @@
 """Turn the scheduler benchmark's raw lines into bench/results/sched.md,
 sched.svg and sched.json (bench/run sched calls it).
 
-    sched_report.py RAW MD SVG HEADER [JSON META]
+    sched_report.py RAW MD SVG HEADER [JSON META] [--boards BOARDS_RAW BOARDS_META]
+                    [--footprint FOOTPRINT_JSON]
 
 RAW holds the programs' lines from every repetition (bench/sched_bench.h):
 "R runtime workload threads seconds size tasks ok|FAILED", hive's counters
@@ -20,6 +21,16 @@ compiler is another, over its own serial baseline too: libomp's over
 clang's (serial-clang), Rayon's over rustc's (serial-rust) - compilers differ
 on the leaf code (SHA-1 in UTS, the sort's loops) by more than some
 schedulers differ.
+
+--boards adds the same workloads on the emulated boards (bench/board/
+sched_board.c, booted by `bench/run boards`): BOARDS_RAW holds the images'
+lines "B board workload cores ns size tasks ok|FAILED" and "BS board workload
+cores name value ...", with "M load X" and "M board B" before each boot;
+BOARDS_META "key=value" lines (QEMU, date, load, commit). --footprint adds
+bench/footprint's footprint.json. Both go into the Markdown (speedups from 1
+to 2 to 4 cores per workload per board; the footprint table) and into the
+JSON: board records have runtime "hive" and a "board" key; the footprint is
+an object of its own. RAW may then be empty (no host run yet).
 """
 import json
 import math
@@ -342,7 +353,7 @@ def summary_table(r, what="median"):
     return out + [""]
 
 
-def json_report(r, meta):
+def json_report(r, meta, extra_recs=(), extra=None):
     recs = []
     for k in order(r.runs):
         rt, wl, th = k
@@ -373,8 +384,10 @@ def json_report(r, meta):
         machine["cores_free"] = {"median": med(r.cap), "min": min(r.cap), "max": max(r.cap)}
     if r.load:
         machine["load_per_repetition"] = r.load
-    return json.dumps({"machine": machine, "commit": meta.get("commit", "?"), "records": recs},
-                      indent=1) + "\n"
+    recs += extra_recs
+    obj = {"machine": machine, "commit": meta.get("commit", "?"), "records": recs}
+    obj.update(extra or {})
+    return json.dumps(obj, indent=1) + "\n"
 
 
 def svg_report(r):
@@ -488,24 +501,187 @@ def summary(r):
         print(f"sched: cores free (median of repetitions): {med(r.cap):.2f} of 2", file=sys.stderr)
 
 
+# ---- the boards (bench/board/sched_board.c) -------------------------------------
+
+BOARD_WL = ("fib", "sort", "queens", "spawn", "skynet", "uts-t1")
+BOARD_TITLE = {"fib": "fib({n}), hive_join per call", "sort": "merge sort of {n}",
+               "queens": "N-Queens({n})", "spawn": "{n} hive_spawns", "skynet": "skynet, {n} leaves",
+               "uts-t1": "UTS T1 cut at depth {n}"}
+
+
+def load_boards(path):
+    b = {"runs": defaultdict(list),   # (board, workload, cores) -> [seconds]
+         "info": {},                  # (board, workload) -> (size, tasks)
+         "failed": [], "boots": {}, "load": [],  # boots: board -> count, in first-boot order
+         "stats": defaultdict(list)}  # (board, workload, cores) -> [{counter: value}]
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3 and f[:2] == ["M", "load"]:
+            b["load"].append(float(f[2]))
+        elif len(f) == 3 and f[:2] == ["M", "board"]:
+            b["boots"][f[2]] = b["boots"].get(f[2], 0) + 1
+        elif len(f) == 8 and f[0] == "B":
+            bd, wl, th, ns, size, tasks, ok = f[1], f[2], int(f[3]), int(f[4]), f[5], int(f[6]), f[7]
+            b["runs"][(bd, wl, th)].append(ns * 1e-9)
+            b["info"][(bd, wl)] = (size, tasks)
+            if ok != "ok":
+                b["failed"].append(f"{bd} {wl} cores={th}")
+        elif len(f) >= 6 and f[0] == "BS" and len(f) % 2 == 0:
+            b["stats"][(f[1], f[2], int(f[3]))].append(
+                {f[i]: int(f[i + 1]) for i in range(4, len(f), 2)})
+    return b
+
+
+def board_order(b):
+    seen = {k[0] for k in b["runs"]}
+    boards = [bd for bd in b["boots"] if bd in seen] + sorted(seen - set(b["boots"]))
+    return boards, sorted({k[2] for k in b["runs"]})
+
+
+def md_boards(b, meta):
+    if not b["runs"]:
+        return []
+    boards, cores = board_order(b)
+    reps = max(len(v) for v in b["runs"].values())
+    out = ["## On the boards, under QEMU (bench/board/sched_board.c)", "",
+           f"{meta.get('date', '?')}, {meta.get('qemu', 'QEMU ?')}, hive at {meta.get('commit', '?')}; "
+           f"{reps} boot(s) of each board's image with {max(cores)} cores, each running every workload at"
+           f" {', '.join(map(str, cores))} cores (hive_config.cores) after an untimed warm-up. Times are"
+           " guest time (hive_now_ns) of one whole hive_run; medians over the boots, min-max in brackets."
+           " **Under QEMU's TCG guest time is host time**: each vCPU is a host thread, so these figures"
+           " carry whatever else the host runs" + (f" - on a {meta['host_cores']}-core host, 4 vCPUs"
+           " time-share even when it is idle, and 4 cores cannot reach a speedup of 4"
+           if meta.get("host_cores", "").isdigit() and int(meta["host_cores"]) < 4 else "") + ".", ""]
+    if meta.get("load_start"):
+        out += [f"Load average (1, 5, 15 min) at the start: {meta['load_start']}; at the end:"
+                f" {meta.get('load_end', '?')}."
+                + (" Load before each boot (1 min): " + ", ".join(f"{x:.2f}" for x in b["load"])
+                   + "." if b["load"] else ""), ""]
+    if b["failed"]:
+        out += ["**FAILED**: wrong results in: " + ", ".join(sorted(set(b["failed"]))), ""]
+    head = " | ".join(f"{c} core{'s' if c > 1 else ''}" for c in cores)
+    out += ["Speedup " + " -> ".join(map(str, cores)) + " cores: the 1-core median over each median.", "",
+            f"| board | workload | tasks | {head} | speedup {'->'.join(map(str, cores))} | steals at"
+            f" {max(cores)} cores |", "|---|---|---|" + "---|" * len(cores) + "---|---|"]
+    for bd in boards:
+        for wl in BOARD_WL:
+            if (bd, wl) not in b["info"]:
+                continue
+            size, tasks = b["info"][(bd, wl)]
+            cells, sp = [], []
+            one = b["runs"].get((bd, wl, 1))
+            for c in cores:
+                v = b["runs"].get((bd, wl, c))
+                cells.append(f"{fmt_t(med(v))} ({fmt_t(min(v))}-{fmt_t(max(v))})" if v else "")
+                sp.append(fmt_x(med(one) / med(v)) if v and one else "")
+            st = b["stats"].get((bd, wl, max(cores)))
+            steals = f"{med([x.get('steals', 0) for x in st]):.0f}" if st else ""
+            out.append(f"| {bd} | {BOARD_TITLE.get(wl, wl).format(n=size)} | {tasks:,} | "
+                       + " | ".join(cells) + f" | {' -> '.join(sp)} | {steals} |")
+    return out + [""]
+
+
+def md_footprint(fp):
+    if not fp:
+        return []
+    out = ["## Footprint per board (bench/footprint)", "",
+           f"Commit {fp.get('commit', '?')}, {fp.get('build', 'MinSizeRel')} (-Os), bytes: text, data and bss"
+           " of the scheduler (libhive_sched.a) and of the rest of hive every image links (kernel, arch, the"
+           " board's wiring and drivers); static RAM per core: the arrays with one element per core (stacks,"
+           " task-header pools, timer pools...), sized for the board's most cores, divided by that count."
+           " bench/results/footprint.md has the details.", "",
+           "| board | arch | scheduler text / data / bss | kernel, arch, board text / data / bss |"
+           " most cores | static RAM per core |", "|---|---|---|---|---|---|"]
+    for rec in fp.get("records", []):
+        s, k = rec["sched"], rec["kernel"]
+        out.append(f"| {rec['board']} | {rec['arch']} | {s['text']} / {s['data']} / {s['bss']} |"
+                   f" {k['text']} / {k['data']} / {k['bss']} | {rec['max_cores']} |"
+                   f" {rec['static_ram_per_core']} |")
+    return out + [""]
+
+
+def json_boards(b):
+    recs = []
+    boards, cores = board_order(b)
+    for bd in boards:
+        for wl in BOARD_WL:
+            if (bd, wl) not in b["info"]:
+                continue
+            size, tasks = b["info"][(bd, wl)]
+            one = b["runs"].get((bd, wl, 1))
+            for c in cores:
+                v = b["runs"].get((bd, wl, c))
+                if not v:
+                    continue
+                rec = {"workload": f"{wl}({size})" if wl == "fib" else wl, "runtime": "hive",
+                       "board": bd, "workers": c, "median_ns": round(med(v) * 1e9),
+                       "min_ns": round(min(v) * 1e9), "max_ns": round(max(v) * 1e9), "runs": len(v),
+                       "size": int(size), "tasks": tasks, "clock": "guest"}
+                if one:
+                    rec["speedup_vs_1_worker"] = round(med(one) / med(v), 3)
+                s = b["stats"].get((bd, wl, c))
+                if s:
+                    rec["stats"] = {k: med([x.get(k, 0) for x in s]) for k in sorted(s[0])}
+                recs.append(rec)
+    return recs
+
+
+def board_summary(b):
+    boards, cores = board_order(b)
+    for bd in boards:
+        v = []
+        for wl in BOARD_WL:
+            one, most = b["runs"].get((bd, wl, 1)), b["runs"].get((bd, wl, max(cores)))
+            if one and most:
+                v.append(f"{wl} {med(one) / med(most):.2f}")
+        print(f"boards: {bd}: speedup 1 -> {max(cores)} cores: " + ", ".join(v), file=sys.stderr)
+
+
 def main():
-    if len(sys.argv) not in (5, 7):
+    args, boards, footprint = [], None, None
+    argv = sys.argv[1:]
+    while argv:
+        a = argv.pop(0)
+        if a == "--boards" and len(argv) >= 2:
+            boards = (argv.pop(0), argv.pop(0))
+        elif a == "--footprint" and argv:
+            footprint = argv.pop(0)
+        else:
+            args.append(a)
+    if len(args) not in (4, 6):
         sys.exit(__doc__)
-    raw, md, svg, header = sys.argv[1:5]
+    raw, md, svg, header = args[:4]
     r = Report(load(raw))
-    if not r.runs:
+    b = load_boards(boards[0]) if boards else None
+    bmeta = read_meta(boards[1]) if boards else {}
+    fp = json.load(open(footprint)) if footprint else None
+    if not r.runs and not (b and b["runs"]):
         sys.exit("sched_report: no results")
-    open(md, "w").write(md_report(r, open(header).read()))
+    text = md_report(r, open(header).read()) if r.runs else open(header).read().rstrip() + "\n"
+    text += "\n".join([""] + (md_boards(b, bmeta) if b else []) + md_footprint(fp))
+    open(md, "w").write(text)
     open(svg, "w").write(svg_report(r))
-    if len(sys.argv) == 7:
-        meta = {}
-        for line in open(sys.argv[6]):
-            if "=" in line:
-                key, val = line.rstrip("\n").split("=", 1)
-                meta[key] = val
-        open(sys.argv[5], "w").write(json_report(r, meta))
-    summary(r)
-    sys.exit(1 if r.failed else 0)
+    if len(args) == 6:
+        extra = {}
+        if b and b["runs"]:
+            extra["boards"] = bmeta
+        if fp:
+            extra["footprint"] = fp
+        open(args[4], "w").write(json_report(r, read_meta(args[5]), json_boards(b) if b else [], extra))
+    if r.runs:
+        summary(r)
+    if b:
+        board_summary(b)
+    sys.exit(1 if r.failed or (b and b["failed"]) else 0)
+
+
+def read_meta(path):
+    meta = {}
+    for line in open(path):
+        if "=" in line:
+            key, val = line.rstrip("\n").split("=", 1)
+            meta[key] = val
+    return meta
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ refused elf_debug "^hive: debug: --elf $tmp/text.elf: not an ELF file$" "$hive" 
 
 # The other commands.
 refused test_args "^hive: test: takes no arguments, not 'all'" "$hive" test all
-refused bench_unknown "^hive: bench: no benchmark 'queue' \\(benchmarks: queues sched idle footprint\\)$" "$hive" bench queue
+refused bench_unknown "^hive: bench: no benchmark 'queue' \\(benchmarks: queues sched boards idle footprint\\)$" "$hive" bench queue
 refused deps_unknown "^hive: deps: no command 'build'" "$hive" deps build
 refused help_unknown "^hive: help: no command 'start' \\(commands: run test soak debug trace image bench deps help\\)$" \
   "$hive" help start
