@@ -92,7 +92,7 @@ if grep -qx 'URIs: http://mirror.example/debian' "$entry" && grep -qx 'Suites: b
 else
   fail_case entry_on_same_archive "$(cat "$entry" 2>/dev/null)"
 fi
-if grep -qx 'Package: qemu-system qemu-system-\* qemu-utils qemu-block-extra opensbi' "$pin" &&
+if grep -qx 'Package: qemu-system qemu-system-\* qemu-utils qemu-block-extra opensbi seabios ipxe-qemu qemu-efi-aarch64 qemu-efi-arm ovmf u-boot-qemu' "$pin" &&
    grep -qx 'Pin: release n=bookworm-backports' "$pin" && grep -qx 'Pin-Priority: 500' "$pin"; then
   pass_case pin_names_qemu_only
 else
