@@ -36,8 +36,11 @@ int main(void)
 #ifdef IDLE_SPIN
     hive_park_spin = true;
 #endif
-    printf("idle: every core idle for %u ms (%s)\n", IDLE_NS / 1000000u,
-           hive_park_spin ? "parking by spinning" : "parked in deep sleep");
+    /* Which first phase the cores park with (wfe, wrs.nto, none): the boot
+     * core's, which every core of the QEMU boards shares. */
+    printf("idle: every core idle for %u ms (%s, phase 1: %s)\n", IDLE_NS / 1000000u,
+           hive_park_spin ? "parking by spinning" : "parked in deep sleep",
+           hive_park_spin ? "none" : hive_park_phase1_name(0));
     int err = hive_run(entry, NULL, NULL);
     const struct hive_stats *s = hive_stats_last();
     uint64_t parks = 0;

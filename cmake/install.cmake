@@ -4,10 +4,10 @@
 #   hive_add_image(my_fw main.c)
 # configured with -DCMAKE_TOOLCHAIN_FILE=<prefix>/lib/cmake/hive/hive-toolchain.cmake.
 #
-#   include/hive/          the public headers (hive/version.h generated)
+#   include/hive/          the public headers (hive/version.h, board.h, limits.h generated)
 #   lib/                   libhive_sched.a, libhive_after.a
 #   lib/hive/objects-*/    the kernel, arch and board objects (hive::platform)
-#   lib/hive/              image.ld, the board's memory.ld and its qemu script
+#   lib/hive/              image.ld, hive_limits.ld, the board's memory.ld, its qemu script (if QEMU runs it)
 #   lib/cmake/hive/        the package: hiveConfig.cmake and its version
 #                          file, the targets, hive_add_image, the toolchain
 # One prefix holds one board (HIVE_BOARD in the package says which).
@@ -20,9 +20,11 @@ install(TARGETS hive_sched hive_after hive_platform EXPORT hiveTargets
         ARCHIVE DESTINATION lib
         OBJECTS DESTINATION ${HIVE_INSTALL_BOARD_DIR})
 install(EXPORT hiveTargets NAMESPACE hive:: DESTINATION ${HIVE_INSTALL_CMAKE_DIR})
-install(FILES ${HIVE_LINKER_SCRIPT} ${HIVE_BOARD_DIR}/memory.ld
+install(FILES ${HIVE_LINKER_SCRIPT} ${HIVE_BOARD_DIR}/memory.ld ${HIVE_GENERATED_LD}/hive_limits.ld
         DESTINATION ${HIVE_INSTALL_BOARD_DIR})
-install(PROGRAMS ${HIVE_BOARD_DIR}/qemu DESTINATION ${HIVE_INSTALL_BOARD_DIR})
+if(HIVE_BOARD_EMULATED)
+  install(PROGRAMS ${HIVE_BOARD_DIR}/qemu DESTINATION ${HIVE_INSTALL_BOARD_DIR})
+endif()
 
 # The toolchain as this tree used it: the arch's file, with the compiler
 # prefix this tree was configured with.

@@ -33,12 +33,14 @@ set(HIVE_INSTALL_BOARD_DIR lib/hive)
 # The arch's linker script, which INCLUDEs the board's memory.ld: found
 # through -L. Images that link hive::platform get both, and relink when
 # either changes.
+# It also includes hive_limits.ld, generated with this build's limits
+# (cmake/limits.cmake), from the build tree or the installed package.
 target_link_options(hive_platform INTERFACE
-  "$<BUILD_INTERFACE:-T${HIVE_LINKER_SCRIPT};-L${HIVE_BOARD_DIR}>"
+  "$<BUILD_INTERFACE:-T${HIVE_LINKER_SCRIPT};-L${HIVE_BOARD_DIR};-L${HIVE_GENERATED_LD}>"
   "$<INSTALL_INTERFACE:-T$<INSTALL_PREFIX>/${HIVE_INSTALL_BOARD_DIR}/image.ld;-L$<INSTALL_PREFIX>/${HIVE_INSTALL_BOARD_DIR}>")
 set_property(TARGET hive_platform PROPERTY INTERFACE_LINK_DEPENDS
-  "$<BUILD_INTERFACE:${HIVE_LINKER_SCRIPT};${HIVE_BOARD_DIR}/memory.ld>"
-  "$<INSTALL_INTERFACE:$<INSTALL_PREFIX>/${HIVE_INSTALL_BOARD_DIR}/image.ld;$<INSTALL_PREFIX>/${HIVE_INSTALL_BOARD_DIR}/memory.ld>")
+  "$<BUILD_INTERFACE:${HIVE_LINKER_SCRIPT};${HIVE_BOARD_DIR}/memory.ld;${HIVE_GENERATED_LD}/hive_limits.ld>"
+  "$<INSTALL_INTERFACE:$<INSTALL_PREFIX>/${HIVE_INSTALL_BOARD_DIR}/image.ld;$<INSTALL_PREFIX>/${HIVE_INSTALL_BOARD_DIR}/memory.ld;$<INSTALL_PREFIX>/${HIVE_INSTALL_BOARD_DIR}/hive_limits.ld>")
 
 # hive's own images (tests/target, apps) also reach the internal headers:
 # kernel/, arch/, and tests/ for the harness and the shared workloads.

@@ -1,8 +1,9 @@
 /*
  * NS16550A-compatible UART, polled, transmit only: a console
- * (kernel/board.h). QEMU virt riscv64's UART0. Byte-wide registers one byte
- * apart; the baud rate is left as the firmware (or QEMU, which ignores it)
- * set it.
+ * (kernel/board.h). QEMU virt riscv64's UART0 (byte-wide registers one byte
+ * apart), or a DesignWare APB UART such as the JH7110's (32-bit registers
+ * four bytes apart: the device tree's reg-shift 2, reg-io-width 4). The baud
+ * rate is left as the firmware (or QEMU, which ignores it) set it.
  */
 #ifndef HIVE_DRIVERS_NS16550_H
 #define HIVE_DRIVERS_NS16550_H
@@ -10,7 +11,9 @@
 #include <stdint.h>
 
 struct ns16550_config {
-    uintptr_t base;     /* the register block */
+    uintptr_t base;         /* the register block */
+    unsigned reg_shift;     /* register n at base + (n << reg_shift); 0: one byte apart */
+    unsigned reg_io_width;  /* bytes per access: 4, or 1 (0 means 1) */
 };
 
 /* 8N1, FIFOs on and cleared, no interrupts. */

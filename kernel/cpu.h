@@ -9,11 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hive/limits.h"
 #include "kernel/platform.h"
-
-#ifndef HIVE_MAX_CORES
-#error "HIVE_MAX_CORES comes from the board (boards/<board>/board.cmake)"
-#endif
 
 struct hive_cpu {
     unsigned id;        /* logical, dense from 0 */
@@ -28,10 +25,25 @@ static inline unsigned hive_cpu_id(void) { return arch_this_cpu()->id; }
 /* Cores that have come online so far (all of them once main() runs). */
 unsigned hive_cpu_count(void);
 
-/* Per-core stacks: one guard region at the bottom of each slot, then the stack. */
+/*
+ * Per-core stacks: one guard page at the bottom of each slot, then the
+ * stack, HIVE_STACK_SIZE bytes (hive/limits.h, a build option). The guard
+ * is unmapped, so an overflow faults on its first store below the stack and
+ * the fault report says "stack overflow" with the core and the size. That is
+ * exact and costs nothing at run time, where a canary word checked at task
+ * boundaries would see an overflow only after it had written over the next
+ * core's stack, and never one that skips the canary. A frame larger than the
+ * guard could jump it: aarch64 probes each page a prologue allocates, and
+ * riscv64 builds refuse frames above 4 KiB (tests/target/big_frame_test.c).
+ */
 #define HIVE_STACK_GUARD 4096
-#define HIVE_STACK_SIZE  (32 * 1024)
 #define HIVE_STACK_SLOT  (HIVE_STACK_GUARD + HIVE_STACK_SIZE)
+/* cmake/limits.cmake refuses these first; here for a build that skips it. */
+_Static_assert(HIVE_STACK_SIZE % HIVE_STACK_GUARD == 0,
+               "HIVE_STACK_SIZE must be whole pages: each slot's guard is an unmapped page");
+_Static_assert(HIVE_STACK_SIZE >= 8192,
+               "HIVE_STACK_SIZE below 8192 leaves no room beside the kernel's own frames");
+_Static_assert(HIVE_MAX_CORES >= 1, "HIVE_MAX_CORES must be at least 1");
 extern char hive_stacks[HIVE_MAX_CORES][HIVE_STACK_SLOT];
 /* The core whose stack guard (unmapped) holds va, or -1: fault reports say
  * "stack guard of core N" for an overflow. */

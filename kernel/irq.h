@@ -34,6 +34,10 @@ void hive_irq_counts(unsigned core, struct hive_irq_counts *out);
  * to measure what the deep sleep saves (apps/idle_spin). */
 extern bool hive_park_spin;
 
+/* The first phase of core's parks, as found when it came up: "wfe"
+ * (aarch64), "wrs.nto" (riscv64 with Zawrs) or "none" (riscv64 without). */
+const char *hive_park_phase1_name(unsigned core);
+
 /* How many times core has gone into its deep sleep (WFI) while parked. */
 uint64_t hive_park_deep_sleeps(unsigned core);
 

@@ -94,11 +94,24 @@ void arch_timer_set(uint64_t deadline);
 /*
  * Parking, phase 1 (shallow): wait briefly for *word to change from `seen`,
  * woken by a store to it (aarch64: LDXR arms the exclusive monitor, WFE;
- * bounded by the event stream). Returns false at once if the arch has no
- * such wait (riscv64 without Zawrs), true after a wait that may or may not
- * have seen a change. Interrupts may be masked or not.
+ * riscv64 with Zawrs: LR.W sets the reservation, WRS.NTO). Returns false at
+ * once if the calling core has no such wait (riscv64 without Zawrs), true
+ * after a wait that may or may not have seen a change. Interrupts may be
+ * masked or not. How long one wait may last is arch_park_phase1's to say.
  */
 bool arch_park_shallow(atomic_uint *word, unsigned seen);
+/*
+ * Which phase-1 wait `core` has, found once as the core came up (before it
+ * counts as online, so any core that reads another's sees the answer):
+ *  - NONE: arch_park_shallow returns false at once;
+ *  - WFE: each wait ends by itself within microseconds (aarch64's generic
+ *    timer event stream), so the caller's clock check bounds the phase;
+ *  - WRS_NTO: a wait ends only on a store to the word or a pending
+ *    interrupt (masked or not), never by itself: the caller bounds the
+ *    phase with the core's timer.
+ */
+enum arch_park_phase1 { ARCH_PHASE1_NONE, ARCH_PHASE1_WFE, ARCH_PHASE1_WRS_NTO };
+enum arch_park_phase1 arch_park_phase1(unsigned core);
 /*
  * Parking, phase 2 (deep): with interrupts masked by the caller, sleep until
  * an interrupt is pending on this core (doorbell, timer, device), then

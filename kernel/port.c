@@ -36,12 +36,18 @@ void hive_port_trace_close(FILE *f) { fflush(f); }
  * Parking.
  *
  * hive_port_wait first waits shallowly (phase 1): for up to PARK_SHALLOW_NS
- * it watches its wake word with arch_park_shallow - WFE on aarch64, woken by
- * the waker's store, bounded by the event stream. riscv64 has no phase 1
- * (no WFE; Zawrs, its equivalent, is absent on QEMU): arch_park_shallow
- * returns false at once. Phase 2 sleeps deeply (WFI) until an interrupt:
- * the doorbell of hive_port_wake, or the core's timer, armed for the
- * timeout - so even a bounded park is a sleep, never a spin.
+ * it watches its wake word with arch_park_shallow, woken by the waker's
+ * store. What bounds each wait depends on the core (arch_park_phase1): WFE
+ * on aarch64 ends by itself within microseconds (the event stream), so the
+ * clock check of the loop below is enough; Zawrs' WRS.NTO on riscv64 ends
+ * only on the store or a pending interrupt, so the core's timer is armed
+ * just past the end of the phase (or for the park's deadline, if sooner),
+ * and reprogrammed as the phase ends: a park woken in phase 1, or whose
+ * waits returned early, takes no timer interrupt. A riscv64 hart
+ * without Zawrs has no phase 1: arch_park_shallow returns false at once.
+ * Phase 2 sleeps deeply (WFI) until an interrupt: the doorbell of
+ * hive_port_wake, or the core's timer, armed for the timeout - so even a
+ * bounded park is a sleep, never a spin.
  *
  * Why no wake is lost. The deep sleep runs with interrupts masked:
  *     waiter: sleeping = 1; FENCE; if (!wake) WFI; sleeping = 0; unmask
@@ -112,12 +118,24 @@ void hive_port_wait(uint64_t timeout_ns)
     }
 
     uint64_t shallow_end = hive_deadline_after(now, PARK_SHALLOW_NS);
-    /* relaxed: a hint to stop waiting early; the exchange below consumes. */
+    /* relaxed, here and in the loop: a hint to stop waiting early; the
+     * exchange below consumes. */
+    bool shallow_timed = arch_park_phase1(hive_cpu_id()) == ARCH_PHASE1_WRS_NTO &&
+                         !atomic_load_explicit(&p->wake, memory_order_relaxed);
+    if (shallow_timed) {
+        /* A backstop for a stall that nothing else ends, a little after the
+         * loop's own end: a wait that returns early (QEMU's always does)
+         * ends the phase by the clock check and lifts it before it fires. */
+        uint64_t backstop = hive_deadline_after(shallow_end, PARK_SHALLOW_NS / 4);
+        hive_timer_park_until(backstop < deadline ? backstop : deadline);
+    }
     while (!atomic_load_explicit(&p->wake, memory_order_relaxed) &&
            arch_park_shallow(&p->wake, 0) && hive_port_now_ns() < shallow_end)
         ;
 
-    if (timeout_ns)
+    if (shallow_timed)
+        hive_timer_park_until_rearmed(deadline);  /* no interrupt left behind */
+    else if (timeout_ns)
         hive_timer_park_until(deadline);
     unsigned long irq = arch_irq_save();
     while (!atomic_exchange(&p->wake, 0) && hive_port_now_ns() < deadline) {
@@ -141,6 +159,16 @@ void hive_port_wait(uint64_t timeout_ns)
     arch_irq_restore(irq);
     if (timeout_ns)
         hive_timer_park_until(UINT64_MAX);
+}
+
+const char *hive_park_phase1_name(unsigned core)
+{
+    switch (arch_park_phase1(core)) {
+    case ARCH_PHASE1_WFE: return "wfe";
+    case ARCH_PHASE1_WRS_NTO: return "wrs.nto";
+    case ARCH_PHASE1_NONE: break;
+    }
+    return "none";
 }
 
 uint64_t hive_park_deep_sleeps(unsigned core)

@@ -47,6 +47,15 @@ int hive_timer_cancel(hive_timer_fire *fire, union hive_timer_fn fn, void *arg);
  * (UINT64_MAX: none), ending a deep sleep. Its interrupt runs no callback.
  */
 void hive_timer_park_until(uint64_t deadline_ns);
+/*
+ * The same, and the hardware timer reprogrammed even when what is now due is
+ * later than what it holds. hive_timer_park_until leaves an earlier deadline
+ * armed (one spurious interrupt at most, and no write to the timer on most
+ * parks); this is for lifting a short deadline whose interrupt would
+ * otherwise surely come for nothing: the end of phase 1 of parking
+ * (kernel/port.c), once the phase is over.
+ */
+void hive_timer_park_until_rearmed(uint64_t deadline_ns);
 
 /*
  * The calling core's periodic watch: from its timer interrupt, call fn()

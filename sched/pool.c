@@ -27,6 +27,11 @@ struct pool_item {
     unsigned home;
 };
 
+/* cmake/limits.cmake refuses these first; here for a build that skips it. */
+_Static_assert(HIVE_POOL_MAX >= 1, "HIVE_POOL_MAX must be at least 1");
+_Static_assert(HIVE_POOL_DEFAULT >= 1 && HIVE_POOL_DEFAULT <= HIVE_POOL_MAX,
+               "HIVE_POOL_DEFAULT must be 1..HIVE_POOL_MAX");
+
 struct pool {
     _Alignas(HIVE_CACHE_LINE) struct hive_spinlock lock;
     struct pool_item *free; /* under lock */

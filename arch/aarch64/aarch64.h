@@ -5,8 +5,10 @@
 #ifndef HIVE_ARCH_AARCH64_H
 #define HIVE_ARCH_AARCH64_H
 
+#include "hive/limits.h"
+
 /* kernel/cpu.h's HIVE_STACK_SLOT, for the assembly (cpu.c asserts they agree). */
-#define AARCH64_STACK_SLOT      (4096 + 32 * 1024)
+#define AARCH64_STACK_SLOT      (4096 + HIVE_STACK_SIZE)
 /* Exceptions run on a per-core stack of their own (SP_EL1, kernel/cpu.h's
  * hive_irq_stacks) while the kernel runs on SP_EL0, so a fault caused by
  * overflowing into a task stack's guard page is still reported instead of

@@ -127,11 +127,16 @@ void aarch64_exception(struct aarch64_frame *f, unsigned kind)
         board_exit(1);
     }
 
+    /* A data abort in a task stack's guard page: the stack overflowed (the
+     * guard is the page just below it; kernel/cpu.h). Said first, with the
+     * limit that was too small, so that it reads as what it is. */
     int guard = hive_stack_guard_core(f->far);
-    char where[48] = "";
     if (type == 0 && ec == EC_DABT_CUR && guard >= 0)
-        snprintf(where, sizeof where, " [stack guard of core %u]", (unsigned)guard);
-    hive_panic("unexpected %s exception from %s: %s (EC %#x)%s ESR=%#lx ELR=%#lx FAR=%#lx SPSR=%#lx",
-               types[type], groups[group], ec_name(ec), ec, where, (unsigned long)f->esr,
+        hive_panic("stack overflow (HIVE_STACK_SIZE = %u): %s (EC %#x) at FAR=%#lx in the stack "
+                   "guard of core %u, ELR=%#lx ESR=%#lx SPSR=%#lx",
+                   (unsigned)HIVE_STACK_SIZE, ec_name(ec), ec, (unsigned long)f->far, (unsigned)guard,
+                   (unsigned long)f->elr, (unsigned long)f->esr, (unsigned long)f->spsr);
+    hive_panic("unexpected %s exception from %s: %s (EC %#x) ESR=%#lx ELR=%#lx FAR=%#lx SPSR=%#lx",
+               types[type], groups[group], ec_name(ec), ec, (unsigned long)f->esr,
                (unsigned long)f->elr, (unsigned long)f->far, (unsigned long)f->spsr);
 }

@@ -36,6 +36,14 @@ bool arch_park_shallow(atomic_uint *word, unsigned seen)
     return true;
 }
 
+enum arch_park_phase1 arch_park_phase1(unsigned core)
+{
+    /* WFE is in every ARMv8-A core, and timer.c turns on every core's
+     * event stream as it comes up. */
+    (void)core;
+    return ARCH_PHASE1_WFE;
+}
+
 void arch_park_deep(void)
 {
     /* dsb: every earlier access - the "sleeping" announcement, a GIC EOI, a

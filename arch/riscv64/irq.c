@@ -47,20 +47,6 @@ void arch_timer_set(uint64_t deadline)
 #endif
 }
 
-bool arch_park_shallow(atomic_uint *word, unsigned seen)
-{
-    /* No WFE on RISC-V. Zawrs (lr.w on the word, then wrs.nto) would be
-     * the equivalent; QEMU 7.2's harts do not have it. */
-    (void)word, (void)seen;
-    return false;
-}
-
-void arch_park_deep(void)
-{
-    /* Ends when sip & sie is non-zero, whatever sstatus.SIE says. */
-    __asm__ volatile("wfi" : : : "memory");
-}
-
 /*
  * trap.S calls this for every interrupt, masked, on this hart's trap stack.
  * Handle everything pending before returning: one trap for a burst.

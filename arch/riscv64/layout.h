@@ -6,8 +6,10 @@
 #ifndef HIVE_RISCV64_LAYOUT_H
 #define HIVE_RISCV64_LAYOUT_H
 
+#include "hive/limits.h"
+
 /* kernel/cpu.h: HIVE_STACK_SLOT and sizeof(struct hive_cpu). */
-#define RV_STACK_SLOT     (4096 + 32 * 1024)
+#define RV_STACK_SLOT     (4096 + HIVE_STACK_SIZE)
 #define RV_CPU_SIZE       24
 #define RV_CPU_HW_ID      8
 

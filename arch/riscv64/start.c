@@ -8,6 +8,7 @@
 #include "kernel/kernel.h"
 #include "layout.h"
 #include "mmu.h"
+#include "park.h"
 
 _Static_assert(RV_STACK_SLOT == HIVE_STACK_SLOT, "layout.h: RV_STACK_SLOT");
 _Static_assert(RV_CPU_SIZE == sizeof(struct hive_cpu), "layout.h: RV_CPU_SIZE");
@@ -23,12 +24,14 @@ noreturn void riscv_boot_main(uintptr_t hart_id)
 {
     riscv_mmu_init();
     riscv_mmu_on();
+    riscv_park_probe(0);
     hive_kernel_main(hart_id);
 }
 
 noreturn void riscv_secondary_main(unsigned id)
 {
     riscv_mmu_on();
+    riscv_park_probe(id);
     hive_kernel_secondary(id);
 }
 

@@ -79,11 +79,16 @@ void riscv_trap(struct riscv_frame *f)
                    "this core's trap stack): scause=%#lx (%s) sepc=%#lx stval=%#lx",
                    f->scause, cause_name(f->scause), f->sepc, f->stval);
     }
+    /* A page fault in a task stack's guard page: the stack overflowed (the
+     * guard is the page just below it; kernel/cpu.h). Said first, with the
+     * limit that was too small, so that it reads as what it is. */
     int guard = page_fault ? hive_stack_guard_core(f->stval) : -1;
-    char where[48] = "";
     if (guard >= 0)
-        snprintf(where, sizeof where, " [stack guard of core %u]", (unsigned)guard);
-    hive_panic("unexpected trap: scause=%#lx (%s)%s sepc=%#lx stval=%#lx hart=%lu",
-               f->scause, cause_name(f->scause), where, f->sepc, f->stval,
+        hive_panic("stack overflow (HIVE_STACK_SIZE = %u): scause=%#lx (%s) at stval=%#lx in the "
+                   "stack guard of core %u, sepc=%#lx hart=%lu",
+                   (unsigned)HIVE_STACK_SIZE, f->scause, cause_name(f->scause), f->stval,
+                   (unsigned)guard, f->sepc, (unsigned long)cpu->hw_id);
+    hive_panic("unexpected trap: scause=%#lx (%s) sepc=%#lx stval=%#lx hart=%lu",
+               f->scause, cause_name(f->scause), f->sepc, f->stval,
                (unsigned long)cpu->hw_id);
 }

@@ -13,3 +13,7 @@ set(HIVE_TIMEBASE_HZ 1000000)
 set(HIVE_RISCV_SSTC OFF CACHE BOOL "Program the timer through stimecmp (Sstc) rather than SBI")
 # PLIC sources on the FU540 (the device tree's riscv,ndev = 53): ids 1..53.
 set(HIVE_IRQ_LINES 54)
+# On the board, U-Boot starts the image with booti, which wants the Linux
+# image header (arch/riscv64/image_header.S) at its start; QEMU enters at
+# the image's start too, and the header's first word jumps to _start.
+set(HIVE_RISCV_IMAGE_HEADER ON)

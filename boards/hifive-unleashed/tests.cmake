@@ -17,3 +17,8 @@ hive_add_target_test(entry_mmode SOURCES entry_test.c CORES 1 4 TIMEOUT 30
 # started (OpenSBI before 1.3 can, on a loaded host): it must join as the
 # secondary it was started as, not boot a second time.
 hive_add_target_test(entry_raced SOURCES entry_raced_test.c CORES 2 4 TIMEOUT 60)
+
+# The U54 harts have no Zawrs (RV64GC; QEMU's sifive-u54 neither): each finds
+# that as it comes up and parks straight into WFI, with no phase 1.
+hive_add_target_test(park_phase1 SOURCES park_phase1_test.c CORES 1 4 TIMEOUT 60)
+target_compile_definitions(park_phase1 PRIVATE PARK_PHASE1="none")

@@ -9,6 +9,7 @@
 #include "drivers/plic.h"
 #include "drivers/sbi.h"
 #include "drivers/sifive_test.h"
+#include "hive/timer.h"
 #include "kernel/kernel.h"
 
 /* QEMU 7.2 virt's device addresses (hw/riscv/virt.c, virt_memmap) that
@@ -63,6 +64,15 @@ static const struct sifive_test_config finisher = {.base = VIRT_TEST};
 noreturn void board_exit(int status)
 {
     sifive_test_exit(&finisher, status);
+    /* QEMU 9 and later stop the machine from the finisher asynchronously: the
+     * store only requests the shutdown, with its status, and this hart runs
+     * on until QEMU's main loop acts on it, so falling through to the SBI
+     * reset at once would request a second shutdown, whose status (0) wins.
+     * Give the request time to be acted on (it takes microseconds; a loaded
+     * host may delay it by a descheduling, hence a second). */
+    uint64_t asked = hive_now_ns();
+    while (hive_now_ns() - asked < 1000000000ull)
+        ;
     /* Only if the finisher did not stop the machine: power off through the
      * firmware rather than hang, though the status is lost. */
     hive_console_emergency("board: the test finisher did not stop the machine, "

@@ -19,3 +19,29 @@ hive_add_target_test(entry_raced SOURCES entry_raced_test.c CORES 2 4 TIMEOUT 60
 # of boards that have no finisher) must come back rather than fault.
 hive_add_target_test(semihosting_unheard SOURCES semihosting_unheard_test.c
   ${HIVE_ROOT}/drivers/semihosting.c CORES 1 4)
+
+# How U-Boot starts the real riscv64 boards (visionfive2; hifive-unleashed
+# on the board): the demo with the Linux image header, which this board's
+# images otherwise leave out, written out by visionfive2's own image recipe,
+# found on a FAT disk by Debian's U-Boot for QEMU virt and started with
+# booti (tests/tools/uboot_booti.sh).
+hive_add_image(demo_booti ${HIVE_ROOT}/apps/demo.c ${HIVE_ROOT}/arch/riscv64/image_header.S)
+hive_use_workloads(demo_booti)
+target_link_libraries(demo_booti PRIVATE hive_internal)
+add_test(NAME uboot_booti.c4
+  COMMAND ${HIVE_ROOT}/tests/tools/uboot_booti.sh ${HIVE_ROOT} visionfive2 $<TARGET_FILE:demo_booti>)
+set_tests_properties(uboot_booti.c4 PROPERTIES TIMEOUT 180 LABELS "target;image;qemu-virt-riscv64")
+
+# Zawrs (WRS.NTO), which QEMU's default rv64 CPU has from QEMU 8.0 on: each
+# hart finds whether it has it as it comes up, and parks with WRS.NTO in
+# phase 1 if so. Both ways asked for explicitly (HIVE_QEMU_ZAWRS, the qemu
+# script), whatever the QEMU's default: detection, and parking and the
+# scheduler's wakes again on harts without it (the default runs have it).
+hive_add_target_test(park_phase1_zawrs SOURCES park_phase1_test.c CORES 1 4 TIMEOUT 60
+  QEMU_ARGS -cpu rv64,zawrs=true)
+target_compile_definitions(park_phase1_zawrs PRIVATE PARK_PHASE1="wrs.nto")
+hive_add_target_test(park_phase1_no_zawrs SOURCES park_phase1_test.c CORES 1 4 TIMEOUT 60
+  QEMU_ARGS -cpu rv64,zawrs=false)
+target_compile_definitions(park_phase1_no_zawrs PRIVATE PARK_PHASE1="none")
+hive_board_run(park_no_zawrs park 4 HIVE_QEMU_ZAWRS=0 TIMEOUT 240)
+hive_board_run(park_sched_no_zawrs park_sched 4 HIVE_QEMU_ZAWRS=0 TIMEOUT 240)

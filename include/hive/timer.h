@@ -23,7 +23,7 @@
 
 #include "hive/hive.h"
 
-#define HIVE_TIMERS_PER_CORE 256
+/* HIVE_TIMERS_PER_CORE, a build option of hive, is in hive/limits.h. */
 
 /* Monotonic nanoseconds, the same clock on every core. */
 uint64_t hive_now_ns(void);
@@ -36,7 +36,8 @@ uint64_t hive_now_ns(void);
  * current run - or the next, outside a run - lasts until it has run.
  *   HIVE_EINVAL  task or fn is NULL.
  *   HIVE_EBUSY   task is still queued (spawned, or its hive_after pending).
- *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers.
+ *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers
+ *                (a build option of hive: hive/limits.h, docs/limits.md).
  */
 HIVE_MUST_CHECK int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task));
 

@@ -15,7 +15,8 @@
 # run configures and builds them again, which redoes what changed); the
 # installed prefix and the example built against it are made afresh.
 # Exit 77 (ctest's SKIP_RETURN_CODE) when the board's compiler or QEMU is
-# not installed.
+# not installed. A board QEMU does not run (no boards/BOARD/qemu) is built
+# the same way and not booted.
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: $0 install|subdirectory BOARD SRC WORK" >&2; exit 2; }
 route=$1 board=$2 src=$3 work=$4
@@ -25,8 +26,11 @@ arch=$(sed -n 's/^set(HIVE_ARCH \([a-z0-9_]*\))$/\1/p' "$src/boards/$board/board
 toolchain=$src/cmake/toolchain-$arch.cmake
 [ -n "$arch" ] && [ -f "$toolchain" ] || { echo "package_test: no arch or toolchain file for $board" >&2; exit 1; }
 prefix=$(sed -n 's/^set(HIVE_TOOLCHAIN_PREFIX "\([^"]*\)".*/\1/p' "$toolchain")
-qemu=$(grep -o 'qemu-system-[a-z0-9_]*' "$src/boards/$board/qemu" | head -n 1)
-for tool in "${prefix}gcc" "$qemu"; do
+qemu=
+if [ -f "$src/boards/$board/qemu" ]; then
+  qemu=$(grep -o 'qemu-system-[a-z0-9_]*' "$src/boards/$board/qemu" | head -n 1)
+fi
+for tool in "${prefix}gcc" ${qemu:+"$qemu"}; do
   command -v "$tool" >/dev/null 2>&1 || { echo "package_test: SKIP: $tool is not installed"; exit 77; }
 done
 
@@ -36,6 +40,11 @@ step() { echo "package_test: $*"; }
 # image must have run on every core asked for, as tools/run-image demands.
 boot() {
   local log=$work/boot-$route-$board.log status
+  if [ -z "$qemu" ]; then
+    [ -f "$2" ] || { echo "package_test: FAILED: no $2" >&2; exit 1; }
+    step "$board is not emulated: $2 built, not booted"
+    return 0
+  fi
   set +e
   timeout --foreground -k 5 "$timeout" "$1" "$2" "$cores" </dev/null 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
@@ -59,8 +68,8 @@ install)
   [ -z "$extra" ] || { echo "package_test: FAILED: installed headers outside include/hive: $extra" >&2; exit 1; }
   for f in lib/cmake/hive/hiveConfig.cmake lib/cmake/hive/hiveConfigVersion.cmake \
            lib/cmake/hive/hive-toolchain.cmake include/hive/hive.h include/hive/version.h \
-           include/hive/board.h \
-           lib/hive/qemu lib/hive/image.ld lib/hive/memory.ld; do
+           include/hive/board.h include/hive/limits.h \
+           ${qemu:+lib/hive/qemu} lib/hive/image.ld lib/hive/memory.ld lib/hive/hive_limits.ld; do
     [ -e "$pkg/$f" ] || { echo "package_test: FAILED: $f not installed" >&2; exit 1; }
   done
   grep -q "set(HIVE_BOARD \"$board\")" "$pkg/lib/cmake/hive/hiveConfig.cmake" ||
@@ -72,6 +81,20 @@ install)
     grep -q "^#define $name " "$pkg/include/hive/board.h" ||
       { echo "package_test: FAILED: hive/board.h does not define $name" >&2; exit 1; }
   done
+  # The package carries the limits hive was built with, and refuses a
+  # project that sets one to another value (the firmware cannot change them).
+  grep -q "^#define HIVE_STACK_SIZE [0-9]" "$pkg/include/hive/limits.h" ||
+    { echo "package_test: FAILED: hive/limits.h does not define HIVE_STACK_SIZE" >&2; exit 1; }
+  step "a project asking for another HIVE_STACK_SIZE than $pkg has is refused"
+  rm -rf "$fw"
+  if out=$(cmake -S "$src/examples/firmware" -B "$fw" -G Ninja -DCMAKE_PREFIX_PATH="$pkg" \
+           -DCMAKE_TOOLCHAIN_FILE="$pkg/lib/cmake/hive/hive-toolchain.cmake" -DHIVE_STACK_SIZE=4243456 2>&1); then
+    echo "package_test: FAILED: the package accepted HIVE_STACK_SIZE=4243456" >&2; exit 1
+  fi
+  # (CMake wraps the message's lines.)
+  tr -s '\n ' '  ' <<<"$out" | grep -q "was built with HIVE_STACK_SIZE=[0-9]" ||
+    { echo "$out"; echo "package_test: FAILED: the refusal does not name HIVE_STACK_SIZE" >&2; exit 1; }
+  rm -rf "$fw"
   step "build examples/firmware against $pkg"
   cmake -S "$src/examples/firmware" -B "$fw" -G Ninja -DCMAKE_PREFIX_PATH="$pkg" \
         -DCMAKE_TOOLCHAIN_FILE="$pkg/lib/cmake/hive/hive-toolchain.cmake" >/dev/null

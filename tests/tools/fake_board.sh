@@ -36,6 +36,8 @@ echo "qemu args: $*"
 exit 7
 QEMU
 chmod +x "$tree/boards/testboard/qemu"
+# badconf is run too (its configure fails first): a board QEMU runs.
+cp "$tree/boards/testboard/qemu" "$tree/boards/badconf/qemu"
 # Registered as every board is: one include line each.
 cat >"$tree/CMakePresets.json" <<'JSON'
 {

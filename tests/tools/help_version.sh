@@ -24,13 +24,13 @@ expect header_patch 0 "^#define HIVE_VERSION_PATCH $patch\$" -- cat "$header"
 expect header_string 0 "^#define HIVE_VERSION_STRING \"$version\"\$" -- cat "$header"
 
 expect help 0 'tools/hive help +\[COMMAND\]' -- hive help
-for c in run test soak debug trace bench deps; do
+for c in run test soak debug trace image bench deps; do
   expect_out "help_names_$c" "^  tools/hive $c "
 done
 expect help_bare 0 '^  tools/hive run ' -- hive
 expect help_dash 0 '^  tools/hive run ' -- hive --help
 
-for c in run test soak debug trace bench deps help; do
+for c in run test soak debug trace image bench deps help; do
   expect "help_$c" 0 "^tools/hive $c" -- hive help "$c"
   first=$out
   [ "$(wc -l <<<"$first")" -ge 3 ] && pass_case "help_${c}_says_more" ||
@@ -46,6 +46,8 @@ expect_out help_run_elf '--elf FILE'
 expect_out help_run_banner '--firmware-banner'
 expect_out help_run_ranges 'qemu-virt-riscv64 +1-8 cores'
 expect_out help_run_apps 'apps/ \(default demo\): .*demo'
+expect help_image_boards 0 '^  --board B .*visionfive2' -- hive help image
+expect_out help_image_out '--out DIR'
 
 if [ -e "$started" ]; then fail_case nothing_started "it ran: $(head -n 3 "$started")"
 else pass_case nothing_started; fi

@@ -75,7 +75,7 @@ refused elf_debug "^hive: debug: --elf $tmp/text.elf: not an ELF file$" "$hive" 
 refused test_args "^hive: test: takes no arguments, not 'all'" "$hive" test all
 refused bench_unknown "^hive: bench: no benchmark 'queue' \\(benchmarks: queues sched idle footprint\\)$" "$hive" bench queue
 refused deps_unknown "^hive: deps: no command 'build'" "$hive" deps build
-refused help_unknown "^hive: help: no command 'start' \\(commands: run test soak debug trace bench deps help\\)$" \
+refused help_unknown "^hive: help: no command 'start' \\(commands: run test soak debug trace image bench deps help\\)$" \
   "$hive" help start
 refused command_unknown "^hive: no command 'start' \\(commands: " "$hive" start
 
@@ -101,6 +101,32 @@ refused soak_cores "^soak: --cores 9 is out of range: qemu-virt-riscv64 runs 1-8
 refused soak_runs_missing '^soak: --runs needs a value$' "$hive" soak --runs
 refused soak_image "'nope' is not a soak image" "$hive" soak --image nope
 refused soak_board "^soak: unknown board 'x'" "$hive" soak --board x
+
+# A board QEMU does not run (no boards/B/qemu): run, debug, trace and soak
+# refuse it in one line that says what to do instead.
+for c in run debug trace; do
+  refused "${c}_not_emulated" "^hive: $c: visionfive2 is not emulated, nothing here can boot it; 'tools/hive image --board visionfive2' writes what goes on its boot medium \\(boards/visionfive2/README.md\\)\$" \
+    "$hive" "$c" --board visionfive2
+  [ "$(wc -l <<<"$err")" -eq 1 ] && pass_case "${c}_not_emulated_one_line" ||
+    fail_case "${c}_not_emulated_one_line" "$err"
+done
+refused soak_not_emulated '^soak: visionfive2 is not emulated \(no boards/visionfive2/qemu\): nothing to soak$' \
+  "$hive" soak --board visionfive2
+
+# image: the board, the app or ELF, and the folder, judged before anything is built.
+refused image_board_unknown "^hive: image: unknown board 'vf2' \\(boards: .*visionfive2.*\\)$" \
+  "$hive" image --board vf2
+refused image_app_unknown "^hive: image: no app 'nope' \\(apps: [a-z_ ]*demo[a-z_ ]*\\)$" \
+  "$hive" image --board rpi3 --app nope
+refused image_app_and_elf "^hive: image: an app \\('demo'\\) or --elf FILE, not both$" \
+  "$hive" image --board rpi3 demo --elf "$tmp/text.elf"
+refused image_elf_absent "^hive: image: --elf $tmp/none.elf: no such file$" \
+  "$hive" image --board visionfive2 --elf "$tmp/none.elf"
+refused image_out_missing '^hive: image: --out needs a value' "$hive" image --out
+touch "$tmp/a-file"
+refused image_out_file "^hive: image: --out $tmp/a-file is not a folder$" \
+  "$hive" image --board rpi3 --out "$tmp/a-file"
+refused image_option "^hive: image: unknown option --cores$" "$hive" image --cores 4
 
 # run-image: a missing value, not the shell's complaint.
 refused run_image_board_missing '^run-image: --board needs a value$' "$src/tools/run-image" --board
