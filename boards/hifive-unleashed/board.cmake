@@ -3,6 +3,9 @@
 # never runs hive; hive runs on the four U54 harts, 1-4.
 set(HIVE_ARCH riscv64)
 set(HIVE_MAX_CORES 4)
+# The QEMU machine the qemu script boots: tools/hive checks the installed
+# QEMU has it (tools/qemu-backports).
+set(HIVE_QEMU_MACHINE sifive_u)
 # The time CSR's rate: the device tree's timebase-frequency (the 1 MHz RTC
 # clock, rtcclk).
 set(HIVE_TIMEBASE_HZ 1000000)

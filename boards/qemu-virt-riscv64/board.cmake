@@ -1,6 +1,9 @@
 # QEMU virt riscv64 (-M virt, default OpenSBI firmware), 1 to 8 harts.
 set(HIVE_ARCH riscv64)
 set(HIVE_MAX_CORES 8)
+# The QEMU machine the qemu script boots: tools/hive checks the installed
+# QEMU has it (tools/qemu-backports).
+set(HIVE_QEMU_MACHINE virt)
 # The time CSR's rate: the device tree's timebase-frequency on QEMU virt.
 set(HIVE_TIMEBASE_HZ 10000000)
 # QEMU 7.2's harts have Sstc (stimecmp) and OpenSBI 1.1 lets S-mode use it.

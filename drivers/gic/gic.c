@@ -68,3 +68,17 @@ void gic_complete(uint32_t ack)
 {
     gic->end(ack);
 }
+
+/* GICD_ISPENDR / GICD_ICPENDR: the same offsets in the GICv2 and GICv3
+ * distributors, which hold the SPIs' pending state in both. */
+#define GICD_ISPENDR 0x200
+#define GICD_ICPENDR 0x280
+
+int gic_spi_set_pending(unsigned line, bool pending)
+{
+    if (line < GIC_SPI_FIRST || line >= gic->lines())
+        return -1;
+    unsigned word = line / 32 * 4;
+    *gic_reg32(gic_cfg->dist, (pending ? GICD_ISPENDR : GICD_ICPENDR) + word) = 1u << (line % 32);
+    return 0;
+}

@@ -41,4 +41,11 @@ void gic_doorbell(unsigned core);
 int gic_claim(uint32_t *ack);
 void gic_complete(uint32_t ack);
 
+/* Make SPI `line` pending (set) or not (clear) from software, as if its
+ * device had raised it: a test interrupt for a board whose devices cannot
+ * interrupt at will (rpi4). A pending SPI is taken once: the acknowledge
+ * clears the pending state of a line no device holds. Returns 0, or -1 for
+ * a line that is no SPI. */
+int gic_spi_set_pending(unsigned line, bool pending);
+
 #endif
