@@ -63,6 +63,18 @@ int board_start_core(uintptr_t hw_id, unsigned id)
 
 noreturn void board_exit(int status)
 {
+    /* QEMU 10's SiFive UART sends what it holds from a timer of its own,
+     * 100 ns of virtual time after the last write, and the semihosting exit
+     * ends QEMU at once: without a pause the console's last line is cut off.
+     * Nothing in the UART says when it is sent (its interrupt-pending bits
+     * do not), so give QEMU's main loop time to run that timer - far more
+     * than it needs, as a loaded host may be slow to schedule it; an exit
+     * happens once. (A real UART needs about 90 us for its 8-byte FIFO at
+     * 115200 baud.) Counted in loop turns, not read from the clock: the
+     * M-mode entry's report comes here too, where reading `time` traps.
+     * Some ten million instructions: several milliseconds under QEMU. */
+    for (volatile unsigned long turn = 0; turn < 2000000ul; turn++)
+        ;
     /* The board has no test finisher; semihosting works from S-mode and,
      * for the M-mode entry's report, from M-mode. */
     semihosting_exit(status);
