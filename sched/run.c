@@ -85,6 +85,8 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->tick_start_ns = 0;
     w->tick_tasks = 0;
     w->stats = (struct hive_core_stats){0};
+    w->latent.top = w->latent.shared = w->latent.floor = 0;
+    w->all_busy = (uint64_t)hive_scheduler.workers << 32;
     hive_core_queues_init_at(&w->queues, id, 0);
 }
 

@@ -68,6 +68,23 @@ enum hive_task_kind {
     HIVE_TASK_JOIN_FRAME,
 };
 
+/* A join's second half, on the joiner's stack (join.c). */
+struct hive_join_frame {
+    void (*fn)(void *);
+    void *arg;
+    /* From here on, set only when the frame is shared (pushed to the
+     * deque): a latent frame is just fn and arg. */
+    struct hive_task task;
+    uint32_t deque_index; /* where in this core's deque it was pushed */
+    _Atomic int thief;    /* core that took the frame, or -1 */
+    /* 1 until a thief has run fb, then 0; the joiner may sleep on it
+     * (an awaited word, wait.c). */
+    _Atomic unsigned long remaining;
+};
+/* Joins nested on one core's stack that can stay latent; a deeper join runs
+ * both halves inline (join.c). */
+#define HIVE_LATENT_CAP 128u
+
 /* Scheduling constants. The measurements behind the interval bounds and the
  * latency target are in find_work.c. */
 #define HIVE_LIFO_MAX_POLLS 3u   /* LIFO-slot takes in a row before the ring gets a turn */
@@ -119,6 +136,18 @@ struct hive_worker {
     uint64_t tick_start_ns; /* when this tick began */
     unsigned tick_tasks;    /* tasks run in this tick (a tick ends at HIVE_BUDGET) */
     struct hive_core_stats stats;
+    /* Joins whose second half nobody else can see yet (join.c, "Latent
+     * frames"): frames[0..top) are the joins running on this core's stack,
+     * oldest first; [0..shared) of them have been pushed to the deque, and
+     * frames under `floor` belong to tasks this core's waits are nested in
+     * (it shares none of those). Owner-only: plain fields. */
+    struct {
+        uint32_t top, shared, floor;
+        struct hive_join_frame *frames[HIVE_LATENT_CAP];
+    } latent;
+    /* The idle state's value while every worker is awake and none searches
+     * (idle.h): any other value means some core wants work. */
+    uint64_t all_busy;
     /* Spinlocks this core held when its worker began (debug builds only;
      * sched/debug_checks.h). */
     unsigned spin_held_at_start;
@@ -269,6 +298,17 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
 struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief);
 
 /* ---- join.c ---- */
+/* Someone wants work: push this core's oldest shareable latent join frame to
+ * its deque, if the deque has nothing to take (join.c, "Latent frames"). */
+void hive_latent_share(struct hive_worker *w);
+/* Before a wait: push every latent frame (oldest first, while the deque has
+ * room), then make the ones left, and those below, off limits to the work
+ * the wait runs. Returns the floor to give back to hive_latent_end_wait. */
+uint32_t hive_latent_begin_wait(struct hive_worker *w);
+static inline void hive_latent_end_wait(struct hive_worker *w, uint32_t floor)
+{
+    w->latent.floor = floor;
+}
 /* Run a stolen join frame (a task of kind HIVE_TASK_JOIN_FRAME). */
 void hive_join_frame_run(struct hive_task *t);
 /* The address of the fb a join frame runs (watchdog reports). */
