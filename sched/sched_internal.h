@@ -148,6 +148,9 @@ struct hive_worker {
     /* The idle state's value while every worker is awake and none searches
      * (idle.h): any other value means some core wants work. */
     uint64_t all_busy;
+    /* Counts of outstanding this core holds and has not spent (run.c,
+     * "Credits"). Owner-only; zero whenever the core sleeps. */
+    uint32_t credits;
     /* Spinlocks this core held when its worker began (debug builds only;
      * sched/debug_checks.h). */
     unsigned spin_held_at_start;
@@ -174,6 +177,9 @@ struct hive_scheduler {
      * is pending (sched.h, spawn.c). A run that waits for one is idle, not
      * stalled (watchdog.c). Persists across runs, as outstanding does. */
     _Atomic unsigned long deferred;
+    /* Group tasks a worker took after the run's last counted task finished
+     * and dropped (worker.c): reported with those left queued (run.c). */
+    _Atomic unsigned long unwaited;
     /* An open run (hive_config.until_stopped) not yet stopped: it holds one
      * count of outstanding, which hive_stop gives back. */
     atomic_bool open;
@@ -203,15 +209,40 @@ static inline struct hive_worker *hive_self(void)
 }
 
 /* ---- run.c ---- */
-/* A counted task finished: the last one ends the run. */
-void hive_outstanding_done(void);
-static inline void hive_outstanding_add(void)
+/* Counted tasks (run.c, "Credits"): a worker counts a task it spawns out of
+ * its credits, and takes a batch from the shared count when it has none. */
+#define HIVE_CREDIT_BATCH 64u
+void hive_credits_refill(struct hive_worker *w);
+void hive_credits_give_back(struct hive_worker *w);
+/* A counted task is made: spawned from task context on worker w, or, with w
+ * NULL, anywhere else (an interrupt handler, another thread, hive_run). */
+static inline void hive_outstanding_add(struct hive_worker *w)
 {
-    /* relaxed: the counter only decides when the run ends; the task itself
-     * is published by the queue it goes into, and the decrement that ends the
-     * run is seq_cst (hive_outstanding_done). */
-    atomic_fetch_add_explicit(&hive_scheduler.outstanding, 1, memory_order_relaxed);
+    if (!w) {
+        /* relaxed: the count only decides when the run ends; the task itself
+         * is published by the queue it goes into, and the decrement that ends
+         * the run is seq_cst (hive_outstanding_sub). */
+        atomic_fetch_add_explicit(&hive_scheduler.outstanding, 1, memory_order_relaxed);
+        return;
+    }
+    if (w->credits == 0)
+        hive_credits_refill(w);
+    w->credits--;
 }
+/* A counted task finished on worker w: its count becomes w's credit. */
+static inline void hive_outstanding_done(struct hive_worker *w)
+{
+    if (++w->credits > 2 * HIVE_CREDIT_BATCH)
+        hive_credits_give_back(w);
+}
+/* A group task of a group nobody waited for, taken after the run ended:
+ * dropped unrun, as those left queued are, and counted with them. */
+void hive_run_drop_unwaited(struct hive_task *t);
+/* Before w sleeps (park.c): give every credit back; may end the run. */
+void hive_credits_return(struct hive_worker *w);
+/* Take n counts off the shared count from anywhere (a cancelled deferred
+ * spawn, hive_stop's hold); the last ends the run. */
+void hive_outstanding_sub(unsigned long n);
 /* The address of the run's entry function if t is the run's entry task,
  * else 0 (watchdog reports). */
 uintptr_t hive_run_entry_fn(const struct hive_task *t);
