@@ -65,6 +65,9 @@
 #ifndef NSPAWN
 #define NSPAWN 1          /* spawns by running tasks, in all (ring pushes) */
 #endif
+#ifndef CB
+#define CB     1          /* HIVE_CREDIT_BATCH: taken when a worker has none */
+#endif
 #ifndef NGROUP
 #define NGROUP 1          /* WAIT: group tasks the entry spawns, then waits for */
 #endif
@@ -106,7 +109,8 @@ bit gsleep;               /* ... and HIVE_AWAIT_SLEEPING (the core: 0) */
 #endif
 
 bit running;              /* hive_scheduler.phase == RUNNING */
-byte outstanding = 1;     /* the entry task, counted by hive_run */
+byte outstanding = 1;     /* the entry task, counted by hive_run; plus credits */
+byte credit[NW];          /* the counts each worker holds (run.c, "Credits") */
 bit done;                 /* hive_scheduler.done */
 
 /* Ghosts: not in the C code. */
@@ -417,25 +421,53 @@ inline FIND_WORK() {
 
 /* ---- sched/run.c, run_task.c, spawn.c, publish.c, group.c ---- */
 
-/* hive_outstanding_done */
-inline OUTSTANDING_DONE() {
-  d_step {                                        /* atomic_fetch_sub */
-    last = outstanding == 1; outstanding--
+/* hive_outstanding_sub's last decrement: done, and every other core woken */
+inline END_RUN() {
+  d_step {                                        /* atomic_store(&done, true) */
+    done = 1; printf("W%d: the run ends\n", me)
   };
+  i = 0;
+  do
+  :: i < NW && i != me -> WAKE(i); i++            /* every other core */
+  :: i < NW && i == me -> i++
+  :: else -> break
+  od;
+  atomic { i = 0; last = 0 }
+}
+
+/* hive_outstanding_done: a counted task finished; its count becomes our
+   credit, and past twice the batch a batch goes back (a seq_cst fetch_sub
+   that cannot reach zero: the count includes what we keep). */
+inline OUTSTANDING_DONE() {
+  credit[me]++;                                   /* owner-only */
   if
-  :: last ->
-     d_step {                                     /* atomic_store(&done, true) */
-       done = 1; printf("W%d: the run ends\n", me)
-     };
-     i = 0;
-     do
-     :: i < NW && i != me -> WAKE(i); i++         /* every other core */
-     :: i < NW && i == me -> i++
-     :: else -> break
-     od;
-     atomic { i = 0; last = 0 }
+  :: credit[me] > 2 * CB -> REACHED(22)
+     d_step {                                     /* hive_credits_give_back */
+       assert(outstanding > CB);
+       outstanding = outstanding - CB; credit[me] = credit[me] - CB
+     }
   :: else -> skip
   fi
+}
+
+/* hive_credits_return, before a core sleeps (park.c) */
+inline RETURN_CREDITS() {
+#ifndef BUG_KEEP_CREDITS
+  if
+  :: credit[me] > 0 ->
+     d_step {                                     /* atomic_fetch_sub */
+       last = outstanding == credit[me];
+       outstanding = outstanding - credit[me]; credit[me] = 0
+     };
+     if
+     :: last -> REACHED(21) END_RUN()
+     :: else -> skip
+     fi
+  :: else -> skip
+  fi
+#else
+  skip
+#endif
 }
 
 /* hive_await_done (hive_group_task_done), wait.c */
@@ -475,7 +507,12 @@ inline RUN_SIMPLE() {
      do
      :: d_step {
           spawns > 0 -> spawns--;
-          outstanding++;                          /* hive_outstanding_add */
+          if                                      /* hive_outstanding_add */
+          :: credit[me] == 0 ->                   /* hive_credits_refill */
+             outstanding = outstanding + CB; credit[me] = CB
+          :: else -> skip
+          fi;
+          credit[me]--;
           ring[me]++;                             /* hive_ring_push: store tail */
           printf("W%d pushes a task to its ring\n", me)
         };
@@ -576,6 +613,7 @@ inline IDLE_UNPARK() {
 
 /* hive_park: hive_park_until(w, NULL), no timeout */
 inline PARK() {
+  RETURN_CREDITS();
   IDLE_PARK();
   do
   :: ((pmask >> me) & 1) == 0 -> break            /* hive_idle_is_parked */
@@ -623,6 +661,7 @@ inline HELP() {
 
 /* hive_park_until(w, awaited) */
 inline PARK_UNTIL() {
+  RETURN_CREDITS();
   IDLE_PARK();
   do
   :: ((pmask >> me) & 1) == 0 -> REACHED(16) break /* hive_idle_is_parked */
@@ -728,6 +767,9 @@ proctype Worker(byte me) {
   :: srch -> d_step { assert(se > 0); se--; srch = 0 } /* hive_idle_stop_search */
   :: else -> skip
   fi;
+  /* A task taken between the decrement that ended the run and the store of
+     done (an outside spawn for the next run) leaves its count with us. */
+  RETURN_CREDITS();
   /* hive_run's move_leftovers: what only this core could run */
   d_step { leftover = leftover + priv; priv = 0 }
 }
@@ -784,7 +826,13 @@ init {
     :: j < NW -> assert(busy[j] == 0); total = total + ring[j]; j++
     :: else -> break
     od;
-    assert(total == outstanding)
+    assert(total == outstanding);
+    /* The run ended at zero, with every credit given back. */
+    j = 0;
+    do
+    :: j < NW -> assert(credit[j] == 0); j++
+    :: else -> break
+    od
 #ifdef WAIT
     ; assert(pending == 0 && !gsleep && fj[0] == 0)   /* only core 0 pushes */
 #endif

@@ -39,8 +39,8 @@ while read -r probes ctest opts; do
   fi
 done <<'TABLE'
 # probes                  ctest whose bounds reach them   its -D options
-1,2,3,5,7,8,9,10,11,12,13,19  model.idle.long             -DLONG
-6                         model.idle.batch                -DNSPAWN=3 -DNOUT=0 -DLONG
+1,2,3,5,7,8,9,10,11,12,13,19,21  model.idle.long          -DLONG
+6,22                      model.idle.batch                -DNSPAWN=3 -DNOUT=0 -DLONG
 4,20                      model.idle.3                    -DNW=3 -DNOUT=0 -DLONG
 14,15,16,17               model.idle.wait                 -DWAIT -DNOUT=0
 18                        model.idle.wait.global          -DWAIT -DNSPAWN=3 -DPORT_SEMAPHORE -DLONG

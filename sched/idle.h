@@ -76,6 +76,23 @@ bool hive_idle_is_parked(struct hive_idle *idle, unsigned id);
  */
 bool hive_idle_unpark(struct hive_idle *idle, unsigned id);
 
+/*
+ * Does any worker want work: is one searching, or parked? `all_busy` is the
+ * state's value with every worker awake and none searching (n << 32). This
+ * is the question a join asks before it offers its second half (join.c,
+ * "Latent frames"), on every join, so it must be cheap: one load of a word
+ * that no core writes while all are busy, so it stays in every core's cache.
+ */
+static inline bool hive_idle_wanted(struct hive_idle *idle, uint64_t all_busy)
+{
+    /* relaxed: a hint. It decides only whether a join makes its second half
+     * stealable now; a stale "nobody" delays that to a later join on this
+     * core (the half is never lost: its joiner runs it), and a stale "some"
+     * shares one frame for nothing. What is shared is published with the
+     * full protocol (publish.c, rule 1 of idle.c). */
+    return atomic_load_explicit(&idle->state, memory_order_relaxed) != all_busy;
+}
+
 /* Parked-bit test for victim selection: a hint (relaxed). */
 static inline bool hive_idle_hint_parked(struct hive_idle *idle, unsigned id)
 {

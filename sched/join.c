@@ -2,11 +2,13 @@
  * Fork-join without stackful threads: hive_join (hive_parallel_for, in
  * parallel_for.c, is built on it).
  *
- * Design: join work goes to a second per-core queue, a classic Chase-Lev
- * deque (sched/deque.h), beside the FIFO ring that hive_spawn uses.
- * hive_join pushes a frame for fb at the deque's bottom, runs fa inline,
- * then pops the bottom: the LIFO pop gives the newest task - our
- * frame, unless a thief took it from the top. The dual-head ring cannot give
+ * Design: a join's second half starts latent - private to its core - and is
+ * made stealable (shared) only when some core wants work ("Latent frames"
+ * below). Shared join work goes to a second per-core queue, a classic
+ * Chase-Lev deque (sched/deque.h), beside the FIFO ring that hive_spawn uses:
+ * the frame for fb is pushed at the deque's bottom, and when fa returns the
+ * joiner pops the bottom: the LIFO pop gives the newest task - our frame,
+ * unless a thief took it from the top. The dual-head ring cannot give
  * the newest task back cheaply: an owner pop at its tail would race with batch
  * steals (a thief holding a stale tail can claim an index the owner already
  * popped) unless every owner pop CASes, so the ring stays FIFO for spawns and
@@ -66,29 +68,57 @@
  * run a task of its own group found at the bottom under the floor - the very
  * work it waits for, where a serial run of the group would run it too.
  *
- * Cost per join when nobody steals: a push (a load of top, a slot store and a
- * release store of bottom), the notify check (a seq_cst fence and a load of
- * the idle word, which no core writes while all are busy), and a pop (a
- * release store of bottom, a seq_cst fence and a load of top; when the frame
- * is the deque's last entry, as in a join that nothing nested in, also a CAS
- * of top and a second store of bottom). bench/README.md has the figures.
+ * Latent frames. Offering every fb to thieves costs two full fences per
+ * join (the deque pop's, and the notify's that rule 1 of idle.c needs after
+ * any push), paid even when every core is busy and nobody could take it - at
+ * fib's grain, most of a join's time. So a join first only records its frame
+ * on the core's latent stack (w->latent: plain stores, owner-only), and
+ * looks, with one relaxed load, whether any core wants work: one searching
+ * or parked (hive_idle_wanted; the word is written only when cores go idle
+ * or wake, so while all are busy it stays in every core's cache). If so, and
+ * this core's deque holds nothing a thief could take, the OLDEST latent frame
+ * - the biggest piece of work on this stack - is shared: pushed to the deque
+ * and published with the whole protocol (hive_publish: the fence, the
+ * notify). When fa returns, a frame still latent is run inline with no
+ * atomic at all; a shared one takes the deque path above.
+ *
+ * Why nothing is lost: a latent frame is never queued work. It is part of a
+ * running task, whose core runs it when fa returns, so the idle protocol's
+ * argument (idle.c: no queued task waits while every core parks) is about
+ * exactly the same pushes as before, each followed by its notify. What a
+ * latent frame can cost is parallelism: it becomes stealable at the next
+ * join this core makes after some core started to want work (or when this
+ * core enters a wait, below), not at once - a join whose fa is one long leaf
+ * keeps its fb private for that leaf's length. Rayon pays for its cheap
+ * push by letting a sleeper miss it; here nothing is pushed unseen.
+ *
+ * Order. Frames are shared oldest first and never out of order, so the
+ * deque holds them in the order they were made, as when every frame was
+ * pushed: the LIFO pop and "thieves take the oldest first" below hold as
+ * they did. A wait (wait.c) first shares every latent frame it can (it is
+ * about to run other work; its own frames are the best work to offer) and
+ * then raises the latent floor to the stack's top for its duration: work the
+ * wait runs shares only frames of its own. So everything a nested task can
+ * push is newer than what is under it - the stack bound below depends on
+ * that - and frames the wait could not share (a full deque) stay private to
+ * their joiner.
+ *
+ * Cost per join when nobody wants work: the frame's two stores, the latent
+ * stack's slot and top, the load and compare of the idle word, fa's call, the
+ * top's reload and compare, fb's call, two statistics: no atomic
+ * read-modify-write and no fence. bench/README.md has the figures. A shared
+ * frame costs what every join cost before: a push (a load of top, a slot
+ * store and a release store of bottom), the notify (a seq_cst fence and a
+ * load of the idle word), and a pop (a release store of bottom, a seq_cst
+ * fence and a load of top; when the frame is the deque's last entry, also a
+ * CAS of top and a second store of bottom).
  */
 #include "sched/sched_internal.h"
-
-struct join_frame {
-    struct hive_task task;
-    void (*fn)(void *);
-    void *arg;
-    _Atomic int thief;  /* core that took the frame, or -1 */
-    /* 1 until a thief has run fb, then 0; the joiner may sleep on it
-     * (an awaited word, wait.c). */
-    _Atomic unsigned long remaining;
-};
 
 /* The frame leaves the deque for good: run by a thief, or taken back by its
  * joiner. A debug build checks that this happens once (sched/debug_checks.h);
  * the state says QUEUED from the push until then. */
-static void frame_taken(struct join_frame *f)
+static void frame_taken(struct hive_join_frame *f)
 {
 #ifdef HIVE_DEBUG_CHECKS
     /* relaxed: the frame's own deque push and pop or steal order its header;
@@ -102,7 +132,7 @@ static void frame_taken(struct join_frame *f)
 
 void hive_join_frame_run(struct hive_task *t)
 {
-    struct join_frame *f = HIVE_CONTAINER_OF(t, struct join_frame, task);
+    struct hive_join_frame *f = HIVE_CONTAINER_OF(t, struct hive_join_frame, task);
     frame_taken(f);
     struct hive_worker *w = hive_tls_worker;
     /* relaxed: a hint for the joiner's leapfrogging, nothing depends on it. */
@@ -115,63 +145,82 @@ void hive_join_frame_run(struct hive_task *t)
 
 uintptr_t hive_join_frame_fn(const struct hive_task *t)
 {
-    const struct join_frame *f = HIVE_CONTAINER_OF(t, const struct join_frame, task);
+    const struct hive_join_frame *f = HIVE_CONTAINER_OF(t, const struct hive_join_frame, task);
     return (uintptr_t)f->fn;
+}
+
+/* Share the oldest shareable latent frame: fill in the rest of its frame
+ * and push it. False if the deque is full (the frame stays latent). */
+static bool share_oldest(struct hive_worker *w)
+{
+    struct hive_join_frame *f = w->latent.frames[w->latent.shared];
+    f->task.next = NULL;
+    f->task.fn = NULL; /* its kind runs it: hive_join_frame_run */
+    f->task.group = NULL;
+    f->task.kind = HIVE_TASK_JOIN_FRAME;
+    atomic_init(&f->task.state, HIVE_TASK_QUEUED);
+    atomic_init(&f->thief, -1);
+    atomic_init(&f->remaining, 1);
+    /* Its index: exact, only this core moves the bottom. */
+    f->deque_index = hive_deque_bottom(&w->queues.forkjoin);
+    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, &f->task))
+        return false;
+    w->latent.shared++;
+    w->stats.spawned++;
+    return true;
+}
+
+void hive_latent_share(struct hive_worker *w)
+{
+    /* Only when every frame under the floor is shared already: sharing
+     * frames in the order they were made keeps the deque in that order (see
+     * "Order"). And only when the deque is empty: a hungry core has
+     * something to take already otherwise, and one join must not drain the
+     * whole latent stack into the deque while a woken core is on its way.
+     * hive_deque_len costs no fence, and for the owner 0 means empty. */
+    if (w->latent.shared < w->latent.top && w->latent.shared >= w->latent.floor &&
+        hive_deque_len(&w->queues.forkjoin) == 0)
+        share_oldest(w);
+}
+
+uint32_t hive_latent_begin_wait(struct hive_worker *w)
+{
+    if (w->latent.shared >= w->latent.floor)
+        while (w->latent.shared < w->latent.top && share_oldest(w))
+            ;
+    uint32_t floor = w->latent.floor;
+    w->latent.floor = w->latent.top;
+    return floor;
 }
 
 /* What a joiner whose frame was stolen may run meanwhile: leapfrogging from
  * the thief first (wait.c). */
 static struct hive_task *help_joiner(struct hive_worker *w, void *frame)
 {
-    struct join_frame *f = frame;
+    struct hive_join_frame *f = frame;
     /* relaxed: a hint (see hive_join_frame_run). */
     int thief = atomic_load_explicit(&f->thief, memory_order_relaxed);
     return hive_wait_find_work(w, thief);
 }
 
-int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
+/* fa has returned and f had been shared: take it back from the deque and run
+ * it, or wait for the thief that took it. */
+static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
 {
-    if (!fa || !fb)
-        return HIVE_EINVAL;
-    struct hive_worker *w = hive_self();
-    if (!w)
-        return HIVE_ESTATE;
-    HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
-    struct join_frame f;
-    f.task.next = NULL;
-    f.task.fn = NULL; /* its kind runs it: hive_join_frame_run */
-    f.task.group = NULL;
-    f.task.kind = HIVE_TASK_JOIN_FRAME;
-    atomic_init(&f.task.state, HIVE_TASK_QUEUED);
-    f.fn = fb;
-    f.arg = b;
-    atomic_init(&f.thief, -1);
-    atomic_init(&f.remaining, 1);
-
-    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, &f.task)) {
-        /* Deque full: run both here. */
-        fa(a);
-        fb(b);
-        return HIVE_OK;
-    }
-    /* Our frame's index: exact, only this core moves the bottom. */
-    uint32_t frame_index = hive_deque_bottom(&w->queues.forkjoin) - 1;
-    w->stats.spawned++;
-    fa(a);
     /* Take back what fa left above our frame, and the frame, but nothing
      * under it: that belongs to the frames below us on this stack. The frame
      * is gone if a thief took it (then so is everything older) or if a wait
-     * inside fa ran it (then f.remaining is zero already). */
-    while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - frame_index) > 0) {
+     * inside fa ran it (then f->remaining is zero already). */
+    while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - f->deque_index) > 0) {
         struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
-        if (t == &f.task) {
-            frame_taken(&f);
+        if (t == &f->task) {
+            frame_taken(f);
             w->stats.tasks_run++;
             w->stats.joins_inline++;
-            HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &f.task, fb);
-            fb(b);
-            HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &f.task, 0);
-            return HIVE_OK;
+            HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &f->task, f->fn);
+            f->fn(f->arg);
+            HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &f->task, 0);
+            return;
         }
         if (!t)
             break;
@@ -183,8 +232,68 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
      * is left below it either, and the deque is empty now), or fa's own waits
      * ran it and remaining is zero. */
     w->stats.joins_waited++;
-    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT, &f.remaining, 0);
-    hive_wait_for(w, &f.remaining, help_joiner, &f);
-    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &f.remaining, 0);
+    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT, &f->remaining, 0);
+    hive_wait_for(w, &f->remaining, help_joiner, f);
+    HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &f->remaining, 0);
+}
+
+int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
+{
+    if (!fa || !fb)
+        return HIVE_EINVAL;
+    struct hive_worker *w = hive_self();
+    if (!w)
+        return HIVE_ESTATE;
+    HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
+    uint32_t slot = w->latent.top;
+    if (slot == HIVE_LATENT_CAP) {
+        /* Nested too deep to record: both halves here, as a serial run
+         * would (the frames under this one are what others can take). */
+        struct hive_task id; /* an address for the trace to name it by */
+        (void)id;
+        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, &id, HIVE_TRACE_AT_LATENT);
+        fa(a);
+        w->stats.tasks_run++;
+        w->stats.joins_inline++;
+        HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &id, fb);
+        fb(b);
+        HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &id, 0);
+        return HIVE_OK;
+    }
+    struct hive_join_frame f;
+    f.fn = fb;
+    f.arg = b;
+    /* In the trace, a latent frame is held by this core like a queued one. */
+    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, &f.task, HIVE_TRACE_AT_LATENT);
+    w->latent.frames[slot] = &f;
+    w->latent.top = slot + 1;
+    if (slot == w->latent.floor) {
+        /* The first join of the running task (nothing of its own under it):
+         * its second half is the biggest piece this task will make, and
+         * its fa may be one long leaf that never joins again, so it is
+         * shared at once, as if someone wanted it. One such share per task
+         * (and per join on its last spine) keeps the cost per join where a
+         * divide-and-conquer run makes most of them: deeper down. */
+        if (w->latent.shared == slot)
+            share_oldest(w);
+    } else if (hive_idle_wanted(&hive_scheduler.idle, w->all_busy)) {
+        hive_latent_share(w);
+    }
+    fa(a);
+    /* Everything fa joined has been joined: the stack is back at our frame. */
+    HIVE_CHECK(w->latent.top == slot + 1, HIVE_RULE_LATENT_NESTED);
+    w->latent.top = slot;
+    if (slot >= w->latent.shared) {
+        /* Still latent: nobody else ever saw it. */
+        w->stats.tasks_run++;
+        w->stats.joins_inline++;
+        HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &f.task, fb);
+        fb(b);
+        HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &f.task, 0);
+        return HIVE_OK;
+    }
+    /* Shared (and everything above it has been joined). */
+    w->latent.shared = slot;
+    join_shared(w, &f);
     return HIVE_OK;
 }

@@ -25,6 +25,9 @@ static bool any_work(void)
 void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited)
 {
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
+    /* A sleeping core holds no credits (run.c): this may end the run, and
+     * then the loop below leaves at once. */
+    hive_credits_return(w);
     uint64_t now = hive_port_now_ns();
     if (awaited) {
         w->stats.wait_parks++;

@@ -11,9 +11,34 @@
  *
  * Termination: hive_scheduler.outstanding counts tasks spawned and not
  * finished (hive_spawn(_fn) one each, and the entry; join frames and group
- * tasks are not counted: a counted task waits for them before it can finish).
- * The decrement that reaches zero sets `done` and wakes every core; workers
- * leave their loop at the next poll. Anything spawned from outside after that
+ * tasks are not counted: a counted task waits for them before it can finish),
+ * plus the credits below. The decrement that reaches zero sets `done` and
+ * wakes every core; workers leave their loop at the next poll.
+ *
+ * Credits. One shared count written by every spawn and every finish would
+ * move its cache line between the spawning core and the running one for
+ * every task - most of the cost of spawning on two cores, once measured. So
+ * a worker holds counts of its own, credits, in a plain owner-only field:
+ *   - a spawn from task context spends one credit, after taking
+ *     HIVE_CREDIT_BATCH from the shared count if it had none;
+ *   - a counted task that finishes leaves its count with the core that ran
+ *     it, as a credit; past twice the batch, the core gives a batch back;
+ *   - before a core sleeps (park.c: a worker with nothing to do, or a
+ *     waiter) it gives every credit back: a sleeping core holds none.
+ * Spawns from anywhere else (interrupt handlers, other threads, hive_after's
+ * promise, the run's entry and an open run's hold) add to the shared count
+ * directly, as before. So the shared count is the tasks outstanding plus the
+ * credits the cores hold, written about once per batch of tasks. It cannot
+ * reach zero while a task is outstanding (credits are never negative), and
+ * once the last counted task has finished, every core that holds credits
+ * runs out of work, gives them back before it sleeps, and the last of those
+ * returns brings the count to zero: the run ends there, a search and a
+ * rescan later than the task itself. Every return is a seq_cst RMW, and
+ * each core gives back only after the tasks whose counts it holds have
+ * finished, so the RMW that reaches zero comes after every task's writes in
+ * the count's modification order and acquires them (each earlier RMW heads a
+ * release sequence that the later ones continue), then publishes them with
+ * the store of `done`. Anything spawned from outside after that
  * stays queued for the next run: teardown moves what is left on the cores to
  * the global queue, which the next run's workers poll when they start.
  *
@@ -33,9 +58,9 @@ struct hive_scheduler hive_scheduler = {.global = HIVE_GLOBAL_INIT};
 struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
 _Thread_local struct hive_worker *hive_tls_worker;
 
-void hive_outstanding_done(void)
+void hive_outstanding_sub(unsigned long n)
 {
-    if (atomic_fetch_sub(&hive_scheduler.outstanding, 1) != 1)
+    if (atomic_fetch_sub(&hive_scheduler.outstanding, n) != n)
         return;
     /* The run's last counted task finished: stop every worker. */
     atomic_store(&hive_scheduler.done, true);
@@ -45,6 +70,32 @@ void hive_outstanding_done(void)
             HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, i, HIVE_TRACE_WAKE_RUN_END);
             hive_port_wake(i);
         }
+}
+
+void hive_credits_refill(struct hive_worker *w)
+{
+    /* relaxed: as any add (hive_outstanding_add): the running task's own
+     * count, or its counted ancestor's, keeps the count above zero. */
+    atomic_fetch_add_explicit(&hive_scheduler.outstanding, HIVE_CREDIT_BATCH, memory_order_relaxed);
+    w->credits += HIVE_CREDIT_BATCH;
+}
+
+void hive_credits_give_back(struct hive_worker *w)
+{
+    /* Keeps a batch: the count stays above zero (it includes what we keep),
+     * so this cannot be the decrement that ends the run. seq_cst as every
+     * decrement (see "Credits"). */
+    w->credits -= HIVE_CREDIT_BATCH;
+    atomic_fetch_sub(&hive_scheduler.outstanding, HIVE_CREDIT_BATCH);
+}
+
+void hive_credits_return(struct hive_worker *w)
+{
+    unsigned long n = w->credits;
+    if (!n)
+        return;
+    w->credits = 0;
+    hive_outstanding_sub(n);
 }
 
 static struct hive_task entry_task;
@@ -85,6 +136,9 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->tick_start_ns = 0;
     w->tick_tasks = 0;
     w->stats = (struct hive_core_stats){0};
+    w->latent.top = w->latent.shared = w->latent.floor = 0;
+    w->credits = 0;
+    w->all_busy = (uint64_t)hive_scheduler.workers << 32;
     hive_core_queues_init_at(&w->queues, id, 0);
 }
 
@@ -97,6 +151,13 @@ static void drop_unwaited(struct hive_task *t)
     /* release: pairs with the acquire CAS of the task's next spawn, as the
      * store of IDLE before a task runs does (run_task.c). */
     atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+}
+
+void hive_run_drop_unwaited(struct hive_task *t)
+{
+    drop_unwaited(t);
+    /* relaxed: read by hive_run after its workers have left. */
+    atomic_fetch_add_explicit(&hive_scheduler.unwaited, 1, memory_order_relaxed);
 }
 
 /* After the run: whatever is still queued on a core (spawned from outside after
@@ -168,6 +229,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
      * limit and 1.25 limit after it began (watchdog.c). */
     hive_port_watch(c.watchdog_ns / 4, hive_watchdog_check);
     atomic_store(&hive_scheduler.done, false);
+    atomic_store(&hive_scheduler.unwaited, 0);
     atomic_store(&hive_scheduler.injected, 0);
     hive_pool_configure(c.pool_size ? c.pool_size : HIVE_POOL_DEFAULT);
 
@@ -177,12 +239,12 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     entry_task.group = NULL;
     entry_task.kind = HIVE_TASK_COUNTED;
     atomic_store(&entry_task.state, HIVE_TASK_QUEUED);
-    hive_outstanding_add();
+    hive_outstanding_add(NULL);
     hive_workers[0].lifo = &entry_task;
     /* An open run holds one more count, for hive_stop to give back: until
      * then the run cannot end however many tasks finish. */
     if (c.until_stopped)
-        hive_outstanding_add();
+        hive_outstanding_add(NULL);
     atomic_store(&hive_scheduler.open, c.until_stopped);
 
     /* seq_cst: publishes all of the above to the workers (run_on_cores also
@@ -197,9 +259,12 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
     /* Only a stopped open run ends: the hold is given back by now. */
     HIVE_CHECK(!atomic_load(&hive_scheduler.open), "an open run ended without hive_stop");
+    /* The run ended at zero, which the credits are part of. */
+    for (unsigned i = 0; i < workers; i++)
+        HIVE_CHECK(hive_workers[i].credits == 0, "a run ended while a core held credits");
 
     uint64_t elapsed = hive_port_now_ns() - t0;
-    uint64_t unwaited = move_leftovers(workers);
+    uint64_t unwaited = move_leftovers(workers) + atomic_load(&hive_scheduler.unwaited);
     hive_stats_collect(elapsed, unwaited);
     HIVE_TRACE_RUN_END();
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPED);
@@ -214,7 +279,7 @@ int hive_stop(void)
      * goes RUNNING, and open is cleared only here. */
     if (!atomic_exchange(&hive_scheduler.open, false))
         return HIVE_ESTATE;
-    hive_outstanding_done(); /* the hold: ends the run if nothing else is left */
+    hive_outstanding_sub(1); /* the hold: ends the run if nothing else is left */
     return HIVE_OK;
 }
 

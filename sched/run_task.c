@@ -60,7 +60,7 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t)
         if (kind == HIVE_TASK_GROUP)
             hive_group_task_done(g); /* uncounted: its waiter is (group.c) */
         else
-            hive_outstanding_done();
+            hive_outstanding_done(w);
     }
     /* t itself may be gone or queued again: only its address is recorded. */
     HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, t, 0);

@@ -68,6 +68,23 @@ enum hive_task_kind {
     HIVE_TASK_JOIN_FRAME,
 };
 
+/* A join's second half, on the joiner's stack (join.c). */
+struct hive_join_frame {
+    void (*fn)(void *);
+    void *arg;
+    /* From here on, set only when the frame is shared (pushed to the
+     * deque): a latent frame is just fn and arg. */
+    struct hive_task task;
+    uint32_t deque_index; /* where in this core's deque it was pushed */
+    _Atomic int thief;    /* core that took the frame, or -1 */
+    /* 1 until a thief has run fb, then 0; the joiner may sleep on it
+     * (an awaited word, wait.c). */
+    _Atomic unsigned long remaining;
+};
+/* Joins nested on one core's stack that can stay latent; a deeper join runs
+ * both halves inline (join.c). */
+#define HIVE_LATENT_CAP 128u
+
 /* Scheduling constants. The measurements behind the interval bounds and the
  * latency target are in find_work.c. */
 #define HIVE_LIFO_MAX_POLLS 3u   /* LIFO-slot takes in a row before the ring gets a turn */
@@ -119,6 +136,21 @@ struct hive_worker {
     uint64_t tick_start_ns; /* when this tick began */
     unsigned tick_tasks;    /* tasks run in this tick (a tick ends at HIVE_BUDGET) */
     struct hive_core_stats stats;
+    /* Joins whose second half nobody else can see yet (join.c, "Latent
+     * frames"): frames[0..top) are the joins running on this core's stack,
+     * oldest first; [0..shared) of them have been pushed to the deque, and
+     * frames under `floor` belong to tasks this core's waits are nested in
+     * (it shares none of those). Owner-only: plain fields. */
+    struct {
+        uint32_t top, shared, floor;
+        struct hive_join_frame *frames[HIVE_LATENT_CAP];
+    } latent;
+    /* The idle state's value while every worker is awake and none searches
+     * (idle.h): any other value means some core wants work. */
+    uint64_t all_busy;
+    /* Counts of outstanding this core holds and has not spent (run.c,
+     * "Credits"). Owner-only; zero whenever the core sleeps. */
+    uint32_t credits;
     /* Spinlocks this core held when its worker began (debug builds only;
      * sched/debug_checks.h). */
     unsigned spin_held_at_start;
@@ -145,6 +177,9 @@ struct hive_scheduler {
      * is pending (sched.h, spawn.c). A run that waits for one is idle, not
      * stalled (watchdog.c). Persists across runs, as outstanding does. */
     _Atomic unsigned long deferred;
+    /* Group tasks a worker took after the run's last counted task finished
+     * and dropped (worker.c): reported with those left queued (run.c). */
+    _Atomic unsigned long unwaited;
     /* An open run (hive_config.until_stopped) not yet stopped: it holds one
      * count of outstanding, which hive_stop gives back. */
     atomic_bool open;
@@ -174,15 +209,40 @@ static inline struct hive_worker *hive_self(void)
 }
 
 /* ---- run.c ---- */
-/* A counted task finished: the last one ends the run. */
-void hive_outstanding_done(void);
-static inline void hive_outstanding_add(void)
+/* Counted tasks (run.c, "Credits"): a worker counts a task it spawns out of
+ * its credits, and takes a batch from the shared count when it has none. */
+#define HIVE_CREDIT_BATCH 64u
+void hive_credits_refill(struct hive_worker *w);
+void hive_credits_give_back(struct hive_worker *w);
+/* A counted task is made: spawned from task context on worker w, or, with w
+ * NULL, anywhere else (an interrupt handler, another thread, hive_run). */
+static inline void hive_outstanding_add(struct hive_worker *w)
 {
-    /* relaxed: the counter only decides when the run ends; the task itself
-     * is published by the queue it goes into, and the decrement that ends the
-     * run is seq_cst (hive_outstanding_done). */
-    atomic_fetch_add_explicit(&hive_scheduler.outstanding, 1, memory_order_relaxed);
+    if (!w) {
+        /* relaxed: the count only decides when the run ends; the task itself
+         * is published by the queue it goes into, and the decrement that ends
+         * the run is seq_cst (hive_outstanding_sub). */
+        atomic_fetch_add_explicit(&hive_scheduler.outstanding, 1, memory_order_relaxed);
+        return;
+    }
+    if (w->credits == 0)
+        hive_credits_refill(w);
+    w->credits--;
 }
+/* A counted task finished on worker w: its count becomes w's credit. */
+static inline void hive_outstanding_done(struct hive_worker *w)
+{
+    if (++w->credits > 2 * HIVE_CREDIT_BATCH)
+        hive_credits_give_back(w);
+}
+/* A group task of a group nobody waited for, taken after the run ended:
+ * dropped unrun, as those left queued are, and counted with them. */
+void hive_run_drop_unwaited(struct hive_task *t);
+/* Before w sleeps (park.c): give every credit back; may end the run. */
+void hive_credits_return(struct hive_worker *w);
+/* Take n counts off the shared count from anywhere (a cancelled deferred
+ * spawn, hive_stop's hold); the last ends the run. */
+void hive_outstanding_sub(unsigned long n);
 /* The address of the run's entry function if t is the run's entry task,
  * else 0 (watchdog reports). */
 uintptr_t hive_run_entry_fn(const struct hive_task *t);
@@ -269,6 +329,17 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
 struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief);
 
 /* ---- join.c ---- */
+/* Someone wants work: push this core's oldest shareable latent join frame to
+ * its deque, if the deque has nothing to take (join.c, "Latent frames"). */
+void hive_latent_share(struct hive_worker *w);
+/* Before a wait: push every latent frame (oldest first, while the deque has
+ * room), then make the ones left, and those below, off limits to the work
+ * the wait runs. Returns the floor to give back to hive_latent_end_wait. */
+uint32_t hive_latent_begin_wait(struct hive_worker *w);
+static inline void hive_latent_end_wait(struct hive_worker *w, uint32_t floor)
+{
+    w->latent.floor = floor;
+}
 /* Run a stolen join frame (a task of kind HIVE_TASK_JOIN_FRAME). */
 void hive_join_frame_run(struct hive_task *t);
 /* The address of the fb a join frame runs (watchdog reports). */

@@ -50,14 +50,14 @@ void hive_spawn_unclaim(struct hive_task *task)
  */
 void hive_spawn_count(void)
 {
-    hive_outstanding_add();
+    hive_outstanding_add(NULL);
     atomic_fetch_add_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
 }
 
 void hive_spawn_uncount(void)
 {
     atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
-    hive_outstanding_done();
+    hive_outstanding_sub(1);
     /* That wakes every worker but the calling one, which is in a task and
      * sees the end of the run once the task returns. From an interrupt
      * handler the calling worker may instead be parked under it: wake it. */
@@ -66,19 +66,28 @@ void hive_spawn_uncount(void)
         hive_port_wake(w->id);
 }
 
-static void queue(struct hive_task *task)
+/* Make a counted task visible to the cores that may run it. */
+static void publish(struct hive_worker *w, struct hive_task *task)
 {
-    struct hive_worker *w = hive_self();
     if (w)
         hive_publish_spawn(w, task);
     else
         hive_publish(NULL, HIVE_PUBLISH_GLOBAL, task);
 }
 
+/* Count the task, then publish it: counted before any core can run it and
+ * count it off. */
+static void queue(struct hive_task *task)
+{
+    struct hive_worker *w = hive_self();
+    hive_outstanding_add(w);
+    publish(w, task);
+}
+
 void hive_spawn_queue(struct hive_task *task)
 {
     atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
-    queue(task);
+    publish(hive_self(), task);
 }
 
 int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))
@@ -86,7 +95,6 @@ int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))
     int err = hive_spawn_claim(task, fn);
     if (err != HIVE_OK)
         return err;
-    hive_outstanding_add();
     queue(task);
     return HIVE_OK;
 }
@@ -98,7 +106,6 @@ int hive_spawn_fn(void (*fn)(void *arg), void *arg)
     struct hive_task *t = hive_pool_get(fn, arg);
     if (!t)
         return HIVE_ENOMEM;
-    hive_outstanding_add();
     queue(t);
     return HIVE_OK;
 }

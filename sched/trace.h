@@ -65,6 +65,8 @@ enum hive_trace_place {
     HIVE_TRACE_AT_RING = 1,     /* its ring */
     HIVE_TRACE_AT_FORKJOIN = 2, /* its fork-join deque (join frames, group tasks) */
     HIVE_TRACE_AT_GLOBAL = 3,   /* the global queue */
+    HIVE_TRACE_AT_LATENT = 4,   /* its latent join frames (join.c): private until
+                                   shared, then queued again at FORKJOIN */
 };
 
 enum hive_trace_unpark {

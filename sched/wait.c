@@ -133,6 +133,10 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                    struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx)
 {
     w->wait_depth++;
+    /* The latent frames of the joins this wait is nested in are the best
+     * work this core can offer while it waits; and the work the wait runs
+     * must share only frames of its own (join.c, "Order"). */
+    uint32_t latent_floor = hive_latent_begin_wait(w);
     /* A wait is a scheduling point: while it lasts, the waiting task is not
      * running, and its time starts again when it resumes (watchdog.c). */
     struct hive_watch_mark watch = {0, 0};
@@ -180,5 +184,6 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
         hive_stop_searching(w); /* our own continuation is the work we found */
     if (w->watch)
         hive_watch_resume(w->id, watch);
+    hive_latent_end_wait(w, latent_floor);
     w->wait_depth--;
 }

@@ -197,6 +197,7 @@ static void report_stall(uint64_t still_ns, uint64_t limit)
     snprintf(msg, sizeof msg,
              "run stalled: no task has run or finished on any core for %" PRIu64
              " ms (watchdog limit %" PRIu64 " ms) while %lu counted tasks are outstanding"
+             " (or held as credits by awake cores)"
              " and no timer is pending: a lost wake-up, or a wait whose work never ends%s",
              ms(still_ns), ms(limit), outstanding, by);
     /* The run is the boot core's: it called hive_run and waits for it. */

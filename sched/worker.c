@@ -26,6 +26,27 @@ static void end_tick(struct hive_worker *w)
     w->polls = w->interval;
 }
 
+/*
+ * A group task taken here, between tasks, while this core holds credits
+ * (run.c, "Credits"): those credits may be the run's last counts. A group
+ * that is waited for has its waiter, a counted task, still running, so the
+ * count is above zero while its tasks are queued; but a group nobody waits
+ * for leaves its tasks queued after the run's last counted task, and running
+ * one would tell a group that may be gone - its spawner's frame has returned
+ * - that it finished. So settle first: give the credits back, and if that
+ * ended the run, drop the task as the run's end drops those still queued.
+ * The run ends here as it would have when its last task finished (the credits
+ * only delay the count), and a task of a waited group is run as before.
+ */
+static bool ended_before(struct hive_worker *w, struct hive_task *t)
+{
+    hive_credits_return(w);
+    if (!hive_run_done())
+        return false;
+    hive_run_drop_unwaited(t);
+    return true;
+}
+
 void hive_worker_main(void *unused)
 {
     (void)unused;
@@ -43,6 +64,8 @@ void hive_worker_main(void *unused)
             hive_park(w);
             continue;
         }
+        if (t->kind == HIVE_TASK_GROUP && w->credits && ended_before(w, t))
+            continue;
         hive_run_task(w, t);
         if (++w->tick_tasks >= HIVE_BUDGET)
             end_tick(w);
@@ -51,6 +74,10 @@ void hive_worker_main(void *unused)
         w->searching = false;
         hive_idle_stop_search(&hive_scheduler.idle);
     }
+    /* A task taken between the decrement that ended the run and the store
+     * of done (spawned from outside for the next run, and run in this one)
+     * left its count here: give it back, as the next run counts from it. */
+    hive_credits_return(w);
     HIVE_TRACE_CORE_END();
     hive_tls_worker = NULL;
 }

@@ -264,10 +264,20 @@ HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_ta
 HIVE_MUST_CHECK int hive_spawn_fn(void (*fn)(void *arg), void *arg);
 
 /*
- * Fork-join: fb(b) is offered to other cores while this core runs fa(a); then
- * this core takes fb back and runs it, or, if another core took it, runs other
- * work until fb has returned. Returns once both have returned. Needs task
+ * Fork-join: fb(b) may run on another core while this core runs fa(a); then
+ * this core runs fb itself, or, if another core took it, runs other work
+ * until fb has returned. Returns once both have returned. Needs task
  * context. fa and fb must not wait on each other.
+ *
+ * When fb is offered to other cores: a task's first join (one not nested in
+ * another join of the same task) offers it at once. A join nested deeper
+ * keeps fb private to its core - a few plain stores, no atomic operation -
+ * until some core wants work (is searching or parked); then this core's next
+ * join, or a wait, offers the oldest such fb, the biggest piece of work on
+ * its stack. So a divide-and-conquer run pays for making work stealable only
+ * where a core is idle, and an fb nested under an fa that runs long without
+ * joining again may wait for that fa, never longer, before another core can
+ * take it.
  *   HIVE_EINVAL  fa or fb is NULL.
  *   HIVE_ESTATE  not in task context (nothing was run).
  */

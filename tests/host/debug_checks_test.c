@@ -158,7 +158,7 @@ static void twice_entry(void *arg)
     if (hive_spawn(&twice, twice_fn) != HIVE_OK)
         _exit(4);
     if (broken) {
-        hive_outstanding_add();
+        hive_outstanding_add(hive_tls_worker);
         hive_run_task(hive_tls_worker, &twice);
     }
 }
