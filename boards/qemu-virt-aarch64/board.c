@@ -5,7 +5,7 @@
  */
 #include "hive/board.h"
 
-#include "drivers/gic/gic.h"
+#include "drivers/gic_board_irq.h"
 #include "drivers/pl011.h"
 #include "drivers/pl061.h"
 #include "drivers/psci.h"
@@ -66,42 +66,12 @@ noreturn void board_exit(int status)
 
 /* ---- interrupt controller: the GIC, v2 or v3 as QEMU was started ---- */
 
-static const struct gic_config gic = {
+const struct gic_config board_gic = {
     .dist = 0x08000000,     /* GICD, both versions */
     .cpu = 0x08010000,      /* GICC, GICv2 */
     .redist = 0x080a0000,   /* GICR, GICv3: 128 KiB per core */
     .timer_intid = 27,      /* the EL1 virtual timer: PPI 11 */
 };
-
-void board_irq_init(void)
-{
-    gic_init(&gic);
-}
-
-void board_irq_init_cpu(unsigned core)
-{
-    gic_init_cpu(core);
-}
-
-int board_irq_route(unsigned line, unsigned core, bool on)
-{
-    return gic_route(line, core, on);
-}
-
-void board_irq_doorbell(unsigned core)
-{
-    gic_doorbell(core);
-}
-
-int board_irq_claim(uint32_t *claim)
-{
-    return gic_claim(claim);
-}
-
-void board_irq_complete(uint32_t claim)
-{
-    gic_complete(claim);
-}
 
 /* ---- test interrupt: pin 0 of the PL061 GPIO (hive/board.h) ---- */
 

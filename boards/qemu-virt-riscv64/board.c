@@ -6,7 +6,7 @@
 
 #include "drivers/goldfish_rtc.h"
 #include "drivers/ns16550.h"
-#include "drivers/plic.h"
+#include "drivers/plic_sbi_board_irq.h"
 #include "drivers/sbi.h"
 #include "drivers/sifive_test.h"
 #include "hive/timer.h"
@@ -88,44 +88,12 @@ noreturn void board_exit(int status)
  * order (hw/riscv/virt.c: "MS" per hart): hart h's S-mode context is 2h + 1. */
 static const unsigned plic_s_context[] = {1, 3, 5, 7, 9, 11, 13, 15};
 
-static const struct plic_config plic = {
+const struct plic_config board_plic = {
     .base = VIRT_PLIC,
     .sources = HIVE_IRQ_LINES,  /* board.cmake: VIRT_IRQCHIP_NUM_SOURCES + 1 */
     .s_context = plic_s_context,
     .harts = sizeof plic_s_context / sizeof plic_s_context[0],
 };
-
-void board_irq_init(void)
-{
-    plic_init(&plic);
-}
-
-void board_irq_init_cpu(unsigned core)
-{
-    plic_init_cpu(core);
-}
-
-int board_irq_route(unsigned line, unsigned core, bool on)
-{
-    return plic_route(line, core, on);
-}
-
-void board_irq_doorbell(unsigned core)
-{
-    /* sbi_send_ipi fences the waker's stores (its wake word) before the
-     * device write that raises the IPI. */
-    sbi_send_ipi(1, hive_cpus[core].hw_id);
-}
-
-int board_irq_claim(uint32_t *claim)
-{
-    return plic_claim(claim);
-}
-
-void board_irq_complete(uint32_t claim)
-{
-    plic_complete(claim);
-}
 
 /* ---- test interrupt: the goldfish RTC's alarm ---- */
 

@@ -10,7 +10,7 @@
 #include "hive/board.h"
 
 #include "drivers/bcm2835_gpio.h"
-#include "drivers/gic/gic.h"
+#include "drivers/gic_board_irq.h"
 #include "drivers/pl011.h"
 #include "drivers/semihosting.h"
 #include "drivers/spin_table/spin_table.h"
@@ -111,41 +111,11 @@ noreturn void board_exit(int status)
 
 /* ---- interrupt controller: the GIC-400 (GICv2) ---- */
 
-static const struct gic_config gic = {
+const struct gic_config board_gic = {
     .dist = HIVE_BOARD_GIC_DIST_BASE,
     .cpu = HIVE_BOARD_GIC_CPU_BASE,
     .timer_intid = 27,      /* the EL1 virtual timer: PPI 11 */
 };
-
-void board_irq_init(void)
-{
-    gic_init(&gic);
-}
-
-void board_irq_init_cpu(unsigned core)
-{
-    gic_init_cpu(core);
-}
-
-int board_irq_route(unsigned line, unsigned core, bool on)
-{
-    return gic_route(line, core, on);
-}
-
-void board_irq_doorbell(unsigned core)
-{
-    gic_doorbell(core);
-}
-
-int board_irq_claim(uint32_t *claim)
-{
-    return gic_claim(claim);
-}
-
-void board_irq_complete(uint32_t claim)
-{
-    gic_complete(claim);
-}
 
 /* ---- test interrupt: SPI 123 made pending by software (hive/board.h) ---- */
 
