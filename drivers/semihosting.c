@@ -1,5 +1,7 @@
 /* Semihosting calls: see semihosting.h. SYS_EXIT, and SYS_GET_CMDLINE. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "drivers/semihosting.h"
 
@@ -61,4 +63,20 @@ int semihosting_cmdline(char *buf, unsigned long size)
         return -1;
     buf[block[1] < size ? block[1] : size - 1] = '\0';
     return 0;
+}
+
+unsigned semihosting_cores_wanted(unsigned most)
+{
+    static unsigned wanted;     /* 0: not read yet */
+    if (wanted == 0) {
+        char line[128];
+        const char *arg;
+        wanted = most;
+        if (semihosting_cmdline(line, sizeof line) == 0 && (arg = strstr(line, "cores=")) != NULL) {
+            long n = strtol(arg + 6, NULL, 10);
+            if (n >= 1 && n <= (long)most)
+                wanted = (unsigned)n;
+        }
+    }
+    return wanted;
 }

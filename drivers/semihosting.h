@@ -18,4 +18,13 @@ void semihosting_exit(int status);
  * Returns 0, or -1 if nobody listens or it does not fit. */
 int semihosting_cmdline(char *buf, unsigned long size);
 
+/*
+ * How many cores the launcher wants, from "cores=N" on the semihosting
+ * command line: for a machine QEMU always gives all its cores (the Pis'
+ * raspi3b / raspi4b accept no -smp but their own), whose qemu script passes
+ * the count that way. `most` if nobody listens, there is no such word, or
+ * N is not in 1..most. Read once (core 0 asks while it starts the others).
+ */
+unsigned semihosting_cores_wanted(unsigned most);
+
 #endif

@@ -4,8 +4,6 @@
  * 0x40000000), wired to kernel/board.h. RAM and the image's place are in
  * memory.ld.
  */
-#include <stdlib.h>
-#include <string.h>
 
 #include "hive/board.h"
 
@@ -50,39 +48,14 @@ const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_
 /* Core n's release word; the armstub (and QEMU's) parks cores 1-3 on it. */
 #define SPIN_TABLE_BASE 0xd8
 
-/*
- * How many cores to run. The chip always has four, but the launcher may ask
- * for fewer: QEMU's raspi3b accepts no -smp but 4, so the qemu script passes
- * "cores=N" on the semihosting command line, and the cores beyond N are
- * parked for good. With no semihosting (a real board), all four.
- */
-static unsigned cores_wanted(void)
-{
-    static unsigned wanted;     /* 0: not read yet (only core 0 starts cores) */
-    if (wanted == 0) {
-        char line[128];
-        const char *arg;
-        wanted = board_core_hw_id_count;
-        if (semihosting_cmdline(line, sizeof line) == 0 && (arg = strstr(line, "cores=")) != NULL) {
-            long n = strtol(arg + 6, NULL, 10);
-            if (n >= 1 && n <= (long)board_core_hw_id_count)
-                wanted = (unsigned)n;
-        }
-    }
-    return wanted;
-}
-
+/* The chip always has four cores, but the launcher may ask for fewer: QEMU's
+ * raspi3b accepts no -smp but 4, so the qemu script passes "cores=N" on the
+ * semihosting command line, and the cores beyond N are parked for good.
+ * With no semihosting (a real board), all four. */
 int board_start_core(uintptr_t hw_id, unsigned id)
 {
-    uintptr_t release = SPIN_TABLE_BASE + 8 * hw_id;
-    if (id >= cores_wanted()) {
-        /* Absent to hive; and out of the armstub's WFE loop into a WFI,
-         * since QEMU's WFE does not sleep: a core left in the spin table
-         * would keep a host thread busy all run. */
-        spin_table_park(release);
-        return -1;
-    }
-    return spin_table_start(release, id);
+    return spin_table_start_or_park(SPIN_TABLE_BASE + 8 * hw_id, id,
+                                    semihosting_cores_wanted(board_core_hw_id_count));
 }
 
 /* ---- exit: semihosting SYS_EXIT carries the status to QEMU's exit code ---- */

@@ -27,3 +27,12 @@ void spin_table_park(uintptr_t release)
 {
     release_to(release, (uintptr_t)spin_table_halt);
 }
+
+int spin_table_start_or_park(uintptr_t release, unsigned id, unsigned wanted)
+{
+    if (id >= wanted) {
+        spin_table_park(release);
+        return -1;
+    }
+    return spin_table_start(release, id);
+}

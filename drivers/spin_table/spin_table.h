@@ -27,4 +27,11 @@ int spin_table_start(uintptr_t release, unsigned id);
  * thread); WFI it does. Same conditions as spin_table_start. */
 void spin_table_park(uintptr_t release);
 
+/* board_start_core for a board whose firmware parks its cores in a spin
+ * table (kernel/board.h): start the core on `release` as logical id `id`,
+ * or, for an id at or beyond `wanted` (the cores the run should have), park
+ * it for good and return -1: absent to hive, and out of the firmware's WFE
+ * loop, which would keep a host thread busy under QEMU all run. */
+int spin_table_start_or_park(uintptr_t release, unsigned id, unsigned wanted);
+
 #endif
