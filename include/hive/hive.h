@@ -331,7 +331,8 @@ struct hive_core_stats {
     uint64_t tasks_run;      /* tasks taken from a queue and run here (spawned,
                                 group, and the fb half of joins: taken back or stolen) */
     uint64_t spawned;        /* tasks queued from this core: hive_spawn(_fn),
-                                group spawns, join pushes */
+                                group spawns, and join halves once shared
+                                (a join's half starts private: hive_join) */
     uint64_t steal_attempts; /* victims probed (both its queues: one attempt) */
     uint64_t steals;         /* probes that took work */
     uint64_t stolen_tasks;   /* tasks those steals moved to this core */
