@@ -17,3 +17,10 @@ hive_add_target_test(entry_mmode SOURCES entry_test.c CORES 1 4 TIMEOUT 30
 # started (OpenSBI before 1.3 can, on a loaded host): it must join as the
 # secondary it was started as, not boot a second time.
 hive_add_target_test(entry_raced SOURCES entry_raced_test.c CORES 2 4 TIMEOUT 60)
+
+# RAM as the device tree says (kernel/machine.c): less than the image is
+# linked for (the heap ends at it, below the tree), and more (as linked).
+hive_add_target_test(ram_48m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 48M)
+target_compile_definitions(ram_48m PRIVATE RAM_MIB=48)
+hive_add_target_test(ram_512m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 512M)
+target_compile_definitions(ram_512m PRIVATE RAM_MIB=512)

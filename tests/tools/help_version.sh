@@ -44,7 +44,7 @@ done
 expect run_h 0 '^tools/hive run' -- hive run -h
 expect_out help_run_elf '--elf FILE'
 expect_out help_run_banner '--firmware-banner'
-expect_out help_run_ranges 'qemu-virt-riscv64 +1-64 cores'
+expect_out help_run_ranges 'qemu-virt-riscv64 +1-32 cores'
 expect_out help_run_apps 'apps/ \(default demo\): .*demo'
 
 if [ -e "$started" ]; then fail_case nothing_started "it ran: $(head -n 3 "$started")"

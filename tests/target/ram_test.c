@@ -1,0 +1,82 @@
+/*
+ * RAM as the firmware says (kernel/machine.c), run under QEMU with -m
+ * RAM_MIB (the board's tests.cmake): the RAM found is QEMU's, the heap ends
+ * at min(RAM found, heap end as linked) - below the device tree where QEMU
+ * put it inside that range - and malloc hands out memory up to there and
+ * no further, every block of it really there (each is written; memory
+ * beyond the RAM found is not even mapped).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "hive/board.h"
+#include "hive/hive.h"
+#include "kernel/machine.h"
+
+int main(void) { return hive_test_main(); }
+
+#ifndef RAM_MIB
+#error "RAM_MIB: the -m the test is run with, in MiB"
+#endif
+
+extern char __ram_end[], __heap_end[], __image_end[];
+
+static uintptr_t symbol(char *sym)
+{
+    uintptr_t v = (uintptr_t)sym;
+    __asm__ volatile("" : "+r"(v));
+    return v;
+}
+
+#define MIB (1ul << 20)
+static const uintptr_t found_end = HIVE_BOARD_RAM_BASE + (uintptr_t)RAM_MIB * MIB;
+
+HIVE_TEST(ram_found_is_qemus)
+{
+    printf("ram: found %llu MiB at %#llx; heap ends at %#lx, RAM mapped to %#lx\n",
+           (unsigned long long)(hive_machine.ram_size / MIB),
+           (unsigned long long)hive_machine.ram_base, (unsigned long)hive_machine.heap_end,
+           (unsigned long)hive_machine.ram_end);
+    CHECK_EQ(hive_machine.answer, 0);
+    CHECK_EQ(hive_machine.ram_base, HIVE_BOARD_RAM_BASE);
+    CHECK_EQ(hive_machine.ram_size, (uint64_t)RAM_MIB * MIB);
+    CHECK_EQ(hive_machine.cores, hive_core_count());
+}
+
+HIVE_TEST(heap_ends_at_the_ram_found_or_as_linked)
+{
+    uintptr_t linked_heap = symbol(__heap_end), linked_ram = symbol(__ram_end);
+    CHECK_EQ(hive_machine.ram_end, found_end < linked_ram ? found_end : linked_ram);
+    uintptr_t want = found_end < linked_heap ? found_end : linked_heap;
+    /* QEMU riscv64 puts the tree in the last MiBs of RAM: the heap stops
+     * below it, and not far below the end. */
+    if (hive_machine.dtb >= symbol(__image_end) && hive_machine.dtb < want) {
+        CHECK(want - hive_machine.dtb <= 4 * MIB);
+        want = hive_machine.dtb & ~(uintptr_t)4095;
+    }
+    CHECK_EQ(hive_machine.heap_end, want);
+}
+
+HIVE_TEST(malloc_stops_at_the_heap_end)
+{
+    enum { BLOCK = 1 << 20, MOST = 1024 };
+    static char *blocks[MOST];
+    unsigned n = 0;
+    uintptr_t top = 0;
+    while (n < MOST && (blocks[n] = malloc(BLOCK)) != NULL) {
+        blocks[n][0] = 1;
+        blocks[n][BLOCK - 1] = 1;   /* memory that must exist */
+        if ((uintptr_t)blocks[n] + BLOCK > top)
+            top = (uintptr_t)blocks[n] + BLOCK;
+        n++;
+    }
+    printf("ram: malloc gave %u MiB, up to %#lx\n", n, (unsigned long)top);
+    CHECK(n < MOST);
+    CHECK(top <= hive_machine.heap_end);
+    /* All of it handed out: less than two blocks short of the end. */
+    CHECK(top + 2 * BLOCK > hive_machine.heap_end);
+    while (n)
+        free(blocks[--n]);
+}
