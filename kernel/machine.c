@@ -221,7 +221,7 @@ static const char *why_linked(int answer)
 void hive_machine_report(unsigned cores_running)
 {
     if (hive_machine.answer != 0)
-        printf("hive: RAM is taken as linked (%lu MiB at %#lx): %s\n",
+        printf("hive: RAM is taken as linked (%lu MiB at 0x%lx): %s\n",
                (unsigned long)((symbol(__ram_end) - symbol(__ram_start)) >> 20),
                (unsigned long)symbol(__ram_start), why_linked(hive_machine.answer));
     if (hive_machine.cores > 0 && (unsigned)hive_machine.cores > cores_running)
