@@ -38,7 +38,7 @@ refused cores_equals_form '^hive: run: --cores 33 is out of range: qemu-virt-ris
   "$hive" run --board=qemu-virt-riscv64 --cores=33
 refused cores_huge 'out of range: qemu-virt-aarch64 runs 1-64 cores' \
   "$hive" run --cores 99999999999999999999
-refused cores_word "^hive: run: --cores wants a number of cores, not 'four' \\(qemu-virt-aarch64 runs 1-16\\)$" \
+refused cores_word "^hive: run: --cores wants a number of cores, not 'four' \\(qemu-virt-aarch64 runs 1-64\\)$" \
   "$hive" run --cores four
 refused cores_negative "--cores wants a number of cores, not '-2'" "$hive" run --cores -2
 refused cores_debug 'debug: --cores 0 is out of range' "$hive" debug --cores 0
