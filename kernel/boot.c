@@ -81,13 +81,14 @@ static void cpu_setup(unsigned id)
 
 static void cpu_online(unsigned id)
 {
-    /* relaxed: read only by the boot core's report after its deadline. */
-    atomic_store_explicit(&core_arrived[id], true, memory_order_relaxed);
     /* Interrupts on before the core counts as online: from here on its
      * timer and its doorbell work (kernel/irq.c). */
     hive_irq_cpu_init();
     /* release: pairs with the acquire load in hive_cpu_count(). */
     atomic_fetch_add_explicit(&cores_online, 1, memory_order_release);
+    /* relaxed: read only by the boot core's report of the cores missing
+     * at its deadline, a diagnostic. */
+    atomic_store_explicit(&core_arrived[id], true, memory_order_relaxed);
 }
 
 /*
@@ -124,13 +125,8 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
 
     cores_expected = start_secondaries(boot_hw_id);
 
-    /* A core that never arrives is a bring-up bug: fail loudly, never hang.
-     * 5 s, and a quarter second more per core: under emulation the cores
-     * are host threads, and 64 of them on a loaded 2-CPU host took over
-     * 5 s to arrive (each one goes through the firmware and its own MMU
-     * and interrupt set-up while the others compete for the same CPUs). */
-    uint64_t deadline = hive_deadline_after(
-        arch_counter(), arch_counter_hz() * 5 + arch_counter_hz() / 4 * cores_expected);
+    /* A core that never arrives is a bring-up bug: fail loudly, never hang. */
+    uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
     while (hive_cpu_count() < cores_expected) {
         if (arch_counter() > deadline) {
             for (unsigned i = 1; i < cores_expected; i++)
