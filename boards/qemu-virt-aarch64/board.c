@@ -48,7 +48,8 @@ static const struct psci_config psci = {.conduit = PSCI_CONDUIT_ABOVE_ENTRY};
 #define CORE(i) ((uintptr_t)(i) / 16 << 8 | (uintptr_t)(i) % 16)
 #define CORES4(i) CORE(i), CORE(i + 1), CORE(i + 2), CORE(i + 3)
 #define CORES16(i) CORES4(i), CORES4(i + 4), CORES4(i + 8), CORES4(i + 12)
-const uintptr_t board_core_hw_ids[] = {CORES16(0), CORES16(16), CORES16(32), CORES16(48)};
+const uintptr_t board_core_hw_ids[] = {CORES16(0), CORES16(16), CORES16(32), CORES16(48),
+                                       CORES16(64), CORES16(80)};
 const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
 _Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_MAX_CORES,
                "one hardware id per core the board may have");

@@ -1,5 +1,5 @@
 /*
- * Many cores (32, 64): boot every core, then the scheduler across all of
+ * Many cores (32, 64, 96): boot every core, then the scheduler across all of
  * them, kept to a few seconds of guest work - 64 emulated cores on a 2-CPU
  * host run some 30 times slower each.
  *

@@ -28,17 +28,17 @@ refused() {
 hive=$src/tools/hive
 
 # --cores: the range is the board's own (HIVE_MAX_CORES in boards/B/board.cmake).
-refused cores_zero '^hive: run: --cores 0 is out of range: qemu-virt-aarch64 runs 1-64 cores$' \
+refused cores_zero '^hive: run: --cores 0 is out of range: qemu-virt-aarch64 runs 1-96 cores$' \
   "$hive" run --cores 0
-refused cores_above_aarch64 '^hive: run: --cores 65 is out of range: qemu-virt-aarch64 runs 1-64 cores$' \
-  "$hive" run --board qemu-virt-aarch64 --cores 65
+refused cores_above_aarch64 '^hive: run: --cores 97 is out of range: qemu-virt-aarch64 runs 1-96 cores$' \
+  "$hive" run --board qemu-virt-aarch64 --cores 97
 refused cores_above_riscv64 '^hive: run: --cores 33 is out of range: qemu-virt-riscv64 runs 1-32 cores$' \
   "$hive" run --board qemu-virt-riscv64 --cores 33
 refused cores_equals_form '^hive: run: --cores 33 is out of range: qemu-virt-riscv64 runs 1-32 cores$' \
   "$hive" run --board=qemu-virt-riscv64 --cores=33
-refused cores_huge 'out of range: qemu-virt-aarch64 runs 1-64 cores' \
+refused cores_huge 'out of range: qemu-virt-aarch64 runs 1-96 cores' \
   "$hive" run --cores 99999999999999999999
-refused cores_word "^hive: run: --cores wants a number of cores, not 'four' \\(qemu-virt-aarch64 runs 1-64\\)$" \
+refused cores_word "^hive: run: --cores wants a number of cores, not 'four' \\(qemu-virt-aarch64 runs 1-96\\)$" \
   "$hive" run --cores four
 refused cores_negative "--cores wants a number of cores, not '-2'" "$hive" run --cores -2
 refused cores_debug 'debug: --cores 0 is out of range' "$hive" debug --cores 0
