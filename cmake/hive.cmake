@@ -69,12 +69,14 @@ function(hive_add_target_test name)
   endforeach()
 endfunction()
 
-# hive_board_run(NAME IMAGE CORES ENV [TIMEOUT s] [run-image args...]): one
-# more ctest run, NAME.cCORES, of an image of tests/target with environment
-# ENV for the board's qemu script (boards/<board>/tests.cmake uses it for
-# other QEMU settings: another entry level, another interrupt controller).
+# hive_board_run(NAME IMAGE CORES ENV [TIMEOUT s] [run-image args...]
+#                [QEMU_ARGS args...]): one more ctest run, NAME.cCORES, of an
+# image of tests/target with environment ENV for the board's qemu script
+# and QEMU_ARGS after its own (boards/<board>/tests.cmake uses it for other
+# QEMU settings: another entry level, another interrupt controller, more
+# cores or less RAM than the image is run on).
 function(hive_board_run name image cores env)
-  cmake_parse_arguments(R "" "TIMEOUT" "" ${ARGN})
+  cmake_parse_arguments(R "" "TIMEOUT" "QEMU_ARGS" ${ARGN})
   if(NOT HIVE_BOARD_EMULATED)
     return()
   endif()
@@ -83,7 +85,7 @@ function(hive_board_run name image cores env)
   endif()
   add_test(NAME ${name}.c${cores}
     COMMAND ${HIVE_ROOT}/tools/run-image --board ${HIVE_BOARD} --cores ${cores}
-            --timeout ${R_TIMEOUT} ${R_UNPARSED_ARGUMENTS} $<TARGET_FILE:${image}>)
+            --timeout ${R_TIMEOUT} ${R_UNPARSED_ARGUMENTS} $<TARGET_FILE:${image}> ${R_QEMU_ARGS})
   set_tests_properties(${name}.c${cores} PROPERTIES TIMEOUT ${R_TIMEOUT} ENVIRONMENT "${env}"
     LABELS "target;${HIVE_BOARD}")
 endfunction()

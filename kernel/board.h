@@ -44,6 +44,44 @@ struct board_region {
 extern const struct board_region board_mmio[];
 extern const unsigned board_mmio_count;
 
+/* ---- what the machine has: RAM and cores, as its firmware says ---------------- */
+
+/*
+ * memory.ld says how much RAM the image is linked for; the machine may have
+ * less (QEMU's -m) or more. At entry the boot core asks the board what the
+ * firmware says, and hive then uses min(RAM found, RAM linked): the heap and
+ * the MMU's map end there, and an image that does not fit stops with one
+ * line (kernel/machine.c).
+ */
+struct board_machine {
+    uint64_t ram_base, ram_size;    /* the RAM region that holds the image */
+    int cores;                      /* cores hive could run on; -1: not known */
+    uintptr_t dtb;                  /* the device tree read, if one: the heap */
+    uint32_t dtb_size;              /* keeps out of it */
+};
+/*
+ * Fill in *m from what the firmware says; boot_arg is what the firmware
+ * handed the boot core (riscv64: a1, aarch64: x0). Returns 0, or a negative
+ * hive_fdt_err (kernel/fdt.h) when there is no usable answer: RAM is then
+ * taken as linked, and the kernel says so once.
+ *
+ * Called once, on the boot core at entry, before .bss is cleared (it may lie
+ * beyond the RAM there is) and with the MMU off (aarch64: memory is Device,
+ * aligned accesses only), on a small stack: no console, no libc, no .bss.
+ *
+ * The choice is the board's. kernel/machine.c's default (a weak definition)
+ * reads the device tree at boot_arg, which is what OpenSBI and the Raspberry
+ * Pi firmware hand over; a board whose firmware puts it elsewhere (QEMU virt
+ * aarch64: at the start of RAM), or answers another way (a mailbox), defines
+ * its own, and may use hive_machine_from_devicetree for a tree it found.
+ */
+int board_machine(uintptr_t boot_arg, struct board_machine *m);
+/* kernel/machine.c: *m from the device tree at dtb (0: none). Counts the
+ * CPUs whose hardware id the board lists, and those beyond the board's
+ * highest listed id (more cores than the board foresees); a CPU the board
+ * leaves out below that (a monitor hart) is not counted. */
+int hive_machine_from_devicetree(uintptr_t dtb, struct board_machine *m);
+
 /* ---- console --------------------------------------------------------------- */
 
 /* Set up the console device. Called once by the boot core before anything is

@@ -11,6 +11,7 @@
 #include "kernel/console.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
+#include "kernel/machine.h"
 #include "kernel/timer.h"
 
 struct hive_cpu hive_cpus[HIVE_MAX_CORES];
@@ -50,6 +51,8 @@ noreturn void hive_exit_from_main(int status);
 static char tls_blocks[HIVE_MAX_CORES][TLS_BLOCK_SIZE] __attribute__((aligned(64)));
 
 static atomic_uint cores_online;
+/* Which cores arrived, for the report of one that did not. */
+static atomic_bool core_arrived[HIVE_MAX_CORES];
 static unsigned cores_expected;
 
 unsigned hive_cpu_count(void)
@@ -76,13 +79,16 @@ static void cpu_setup(unsigned id)
     _set_tls(cpu->tls);
 }
 
-static void cpu_online(void)
+static void cpu_online(unsigned id)
 {
     /* Interrupts on before the core counts as online: from here on its
      * timer and its doorbell work (kernel/irq.c). */
     hive_irq_cpu_init();
     /* release: pairs with the acquire load in hive_cpu_count(). */
     atomic_fetch_add_explicit(&cores_online, 1, memory_order_release);
+    /* relaxed: read only by the boot core's report of the cores missing
+     * at its deadline, a diagnostic. */
+    atomic_store_explicit(&core_arrived[id], true, memory_order_relaxed);
 }
 
 /*
@@ -115,20 +121,26 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     board_console_init();
     __libc_init_array();
     hive_irq_init();
-    cpu_online();
+    cpu_online(0);
 
     cores_expected = start_secondaries(boot_hw_id);
 
     /* A core that never arrives is a bring-up bug: fail loudly, never hang. */
     uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
     while (hive_cpu_count() < cores_expected) {
-        if (arch_counter() > deadline)
+        if (arch_counter() > deadline) {
+            for (unsigned i = 1; i < cores_expected; i++)
+                if (!atomic_load_explicit(&core_arrived[i], memory_order_relaxed))
+                    printf("hive: core %u (hardware id %#lx) was started and never came online\n",
+                           i, (unsigned long)hive_cpus[i].hw_id);
             hive_panic("only %u of %u cores came online", hive_cpu_count(),
                        cores_expected);
+        }
         arch_cpu_relax();
     }
     printf("hive: %u core%s online (%s)\n", cores_expected,
            cores_expected == 1 ? "" : "s", HIVE_BOARD_NAME);
+    hive_machine_report(cores_expected);
 
     hive_exit_from_main(main());
 }
@@ -138,7 +150,7 @@ void hive_smp_secondary_loop(void);
 noreturn void hive_kernel_secondary(unsigned id)
 {
     cpu_setup(id);
-    cpu_online();
+    cpu_online(id);
     hive_smp_secondary_loop();
     arch_halt();
 }

@@ -20,6 +20,8 @@
 #define AARCH64_IRQ_STACK_GUARD 4096
 /* Where SP_EL1 starts in its slot: 16 bytes short of the end (vectors.S). */
 #define AARCH64_IRQ_STACK_TOP   (AARCH64_IRQ_STACK_SLOT - 16)
+/* kernel/machine.h's HIVE_MACHINE_PROBE_STACK, for entry.S (cpu.c asserts). */
+#define AARCH64_PROBE_STACK     4096
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

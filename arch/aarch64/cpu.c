@@ -7,8 +7,10 @@
 
 #include "aarch64.h"
 #include "kernel/cpu.h"
+#include "kernel/machine.h"
 
 _Static_assert(AARCH64_STACK_SLOT == HIVE_STACK_SLOT, "aarch64.h is out of step with kernel/cpu.h");
+_Static_assert(AARCH64_PROBE_STACK == HIVE_MACHINE_PROBE_STACK, "aarch64.h is out of step with kernel/machine.h");
 
 _Static_assert(AARCH64_IRQ_STACK_SLOT == HIVE_IRQ_STACK_SLOT &&
                AARCH64_IRQ_STACK_GUARD == HIVE_IRQ_STACK_GUARD,

@@ -37,6 +37,8 @@
     .type _start, %function
 _start:
     msr     daifset, #0xf
+    /* What the firmware handed over (a device tree's address, or 0). */
+    mov     x21, x0
     /* Hardware id = affinity fields Aff3..Aff0 of MPIDR_EL1. */
     mrs     x19, mpidr_el1
     mov     x1, #0xffffff
@@ -58,6 +60,21 @@ _start:
     stp     x3, x4, [x0], #16
     b       1b
 2:
+    /* What the machine has (kernel/machine.c), before .bss is cleared: .bss
+     * and the stacks in it may lie beyond the RAM there is. On a stack in
+     * .data; the result lands in .data too. */
+    adr_l   x0, hive_machine_probe_stack
+    add     x0, x0, #AARCH64_PROBE_STACK
+    mov     sp, x0
+    mov     x0, x21
+    bl      hive_machine_probe
+    /* Its stores went to memory (caches are off): discard any stale cached
+     * copy an earlier boot stage left, or it could reappear once the
+     * caches are on. */
+    adr_l   x0, __data_start
+    adr_l   x1, __data_end
+    bl      dcache_invalidate
+
     /* .bss, once; it holds every stack, so nothing may be pushed before this. */
     adr_l   x0, __bss_start
     adr_l   x1, __bss_end
@@ -67,21 +84,9 @@ _start:
     stp     xzr, xzr, [x2], #16
     b       3b
 4:
-    /* The zeros went to memory (caches are off): discard any stale cached
-     * copy of .bss left by an earlier boot stage, or it could reappear once
-     * the caches are on. Line size from CTR_EL0.DminLine. */
-    mrs     x3, ctr_el0
-    ubfx    x3, x3, #16, #4
-    mov     x4, #4
-    lsl     x3, x4, x3
-    sub     x4, x3, #1
-    bic     x2, x0, x4
-5:  cmp     x2, x1
-    b.hs    6f
-    dc      ivac, x2
-    add     x2, x2, x3
-    b       5b
-6:  dsb     sy          /* invalidation done before the stack (in .bss) is used */
+    /* The same for the zeros. */
+    bl      dcache_invalidate
+    dsb     sy          /* invalidation done before the stack (in .bss) is used */
 
     adr_l   x0, aarch64_entry_el
     str     w20, [x0]
@@ -108,6 +113,26 @@ arch_secondary_entry:
     bl      hive_kernel_secondary
     b       arch_halt
     .size arch_secondary_entry, . - arch_secondary_entry
+
+/*
+ * Invalidate the data cache lines of [x0, x1) to the point of coherency
+ * (line size from CTR_EL0.DminLine). Uses no stack. Clobbers x2-x4.
+ */
+    .type dcache_invalidate, %function
+dcache_invalidate:
+    mrs     x3, ctr_el0
+    ubfx    x3, x3, #16, #4
+    mov     x4, #4
+    lsl     x3, x4, x3
+    sub     x4, x3, #1
+    bic     x2, x0, x4
+1:  cmp     x2, x1
+    b.hs    2f
+    dc      ivac, x2
+    add     x2, x2, x3
+    b       1b
+2:  ret
+    .size dcache_invalidate, . - dcache_invalidate
 
 /*
  * Leave EL2 for EL1 if entered at EL2 (QEMU with virtualization=on, real

@@ -18,11 +18,11 @@
 
 #include "aarch64.h"
 #include "kernel/kernel.h"
+#include "kernel/machine.h"
 #include "regs.h"
 
 /* From the linker script. */
 extern char __image_start[], __text_end[], __rodata_end[], __image_end[];
-extern char __ram_end[];
 
 #define PAGE        4096ul
 #define BLOCK       (2ul << 20)
@@ -116,5 +116,6 @@ void aarch64_mmu_build(void)
     map((uintptr_t)__image_start, (uintptr_t)__text_end, MEM_TEXT);
     map((uintptr_t)__text_end, (uintptr_t)__rodata_end, MEM_RODATA);
     map((uintptr_t)__rodata_end, (uintptr_t)__image_end, MEM_RW);
-    map((uintptr_t)__image_end, (uintptr_t)__ram_end, MEM_RW);
+    /* The rest of RAM, as far as the machine has it (kernel/machine.c). */
+    map((uintptr_t)__image_end, hive_machine.ram_end, MEM_RW);
 }

@@ -11,6 +11,22 @@
     /* No linker relaxation in bring-up code: it would rewrite `la` into
      * gp-relative adds, which only work once gp is set. */
     .option norelax
+
+/* What any C needs of a hart's own registers (no memory touched). Uses t0. */
+.macro setup_regs
+    /* Nothing may interrupt bring-up; kernel/ unmasks when it wants to. */
+    csrci   sstatus, SSTATUS_SIE
+    csrw    sie, zero
+    la      gp, __global_pointer$
+    /* TLS comes later from kernel/boot.c; until then tp points nowhere. */
+    li      tp, 0
+    /* FP on before any C: GCC uses FP registers in memcpy and friends. */
+    li      t0, SSTATUS_FS_MASK
+    csrc    sstatus, t0
+    li      t0, SSTATUS_FS_INIT
+    csrs    sstatus, t0
+    fscsr   zero
+.endm
     .section .text.boot, "ax"
     .globl _start
 _start:
@@ -36,10 +52,10 @@ _start:
     li      t1, 1
     amoswap.w.aq t1, t1, (t0)
     bnez    t1, raced_start
-    /* Same per-hart set-up as a started hart, for logical id 0. */
     mv      s0, a0                  /* hart id, for hive_kernel_main */
+    mv      s2, a1                  /* the device tree, for hive_machine_probe */
     li      s1, 0
-    jal     ra, hart_setup_early
+    setup_regs
 
     /* Copy .data only if the loader left it elsewhere (QEMU does not). */
     la      t0, __data_source
@@ -59,6 +75,19 @@ _start:
     la      t0, boot_claimed
     li      t1, 1
     sw      t1, 0(t0)
+    /* What the machine has (kernel/machine.c), before .bss is cleared: .bss
+     * and the stacks in it may lie beyond the RAM there is, and nothing of
+     * it is touched before the answer. On a stack in .data; a trap here
+     * stops the hart rather than re-entering _start. */
+    la      t0, probe_trapped
+    csrw    stvec, t0
+    la      sp, hive_machine_probe_stack
+    li      t0, RV_PROBE_STACK
+    add     sp, sp, t0
+    mv      a0, s2
+    call    hive_machine_probe
+    /* Same per-hart set-up as a started hart, for logical id 0. */
+    jal     ra, hart_setup_early
     /* .bss holds stack 0, so clear it before the first push. Once, here:
      * started harts find their data already live. */
     la      t0, __bss_start
@@ -134,6 +163,11 @@ mmode_entry:
     jal     ra, hart_setup_stack
     tail    riscv_mmode_entry
 
+    .balign 4                       /* stvec's base */
+probe_trapped:
+    wfi
+    j       probe_trapped
+
     .balign 4                       /* mtvec's base, as stvec's */
 mmode_halt:
     wfi
@@ -152,18 +186,7 @@ boot_claimed:
  * Per-hart registers, for logical id s1. Uses t0 and t1.
  */
 hart_setup_early:
-    /* Nothing may interrupt bring-up; kernel/ unmasks when it wants to. */
-    csrci   sstatus, SSTATUS_SIE
-    csrw    sie, zero
-    la      gp, __global_pointer$
-    /* TLS comes later from kernel/boot.c; until then tp points nowhere. */
-    li      tp, 0
-    /* FP on before any C: GCC uses FP registers in memcpy and friends. */
-    li      t0, SSTATUS_FS_MASK
-    csrc    sstatus, t0
-    li      t0, SSTATUS_FS_INIT
-    csrs    sstatus, t0
-    fscsr   zero
+    setup_regs
     /* sscratch = &hive_cpus[s1] before stvec: trap.S finds its trap stack
      * through it. The boot hart's store is wiped by the .bss clear, which
      * leaves the same id, 0. */

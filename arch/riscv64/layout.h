@@ -12,6 +12,8 @@
 #define RV_STACK_SLOT     (4096 + HIVE_STACK_SIZE)
 #define RV_CPU_SIZE       24
 #define RV_CPU_HW_ID      8
+/* kernel/machine.h: HIVE_MACHINE_PROBE_STACK. */
+#define RV_PROBE_STACK    4096
 
 /* sstatus bits. */
 #define SSTATUS_SIE       (1 << 1)

@@ -24,6 +24,7 @@
 
 #include "csr.h"
 #include "kernel/kernel.h"
+#include "kernel/machine.h"
 #include "mmu.h"
 
 #define PTE_V (1u << 0)
@@ -55,7 +56,7 @@ static unsigned tables_used;
 static uint64_t satp_value;
 
 extern char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
-extern char __data_start[], __image_end[], __ram_end[];
+extern char __data_start[], __image_end[];
 
 static pte_t table_pte(const pte_t *table)
 {
@@ -141,7 +142,8 @@ void riscv_mmu_init(void)
     map((uintptr_t)__text_start, (uintptr_t)__text_end, PTE_R | PTE_X, 2);
     map((uintptr_t)__rodata_start, (uintptr_t)__rodata_end, PTE_R, 2);
     map((uintptr_t)__data_start, (uintptr_t)__image_end, PTE_R | PTE_W, 2);
-    map((uintptr_t)__image_end, (uintptr_t)__ram_end, PTE_R | PTE_W, 2);
+    /* The rest of RAM, as far as the machine has it (kernel/machine.c). */
+    map((uintptr_t)__image_end, hive_machine.ram_end, PTE_R | PTE_W, 2);
 
     _Static_assert(HIVE_STACK_GUARD % PAGE_SIZE == 0, "guards are whole pages");
     _Static_assert(HIVE_IRQ_STACK_GUARD % PAGE_SIZE == 0, "guards are whole pages");

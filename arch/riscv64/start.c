@@ -6,11 +6,13 @@
 #include <stdint.h>
 
 #include "kernel/kernel.h"
+#include "kernel/machine.h"
 #include "layout.h"
 #include "mmu.h"
 #include "park.h"
 
 _Static_assert(RV_STACK_SLOT == HIVE_STACK_SLOT, "layout.h: RV_STACK_SLOT");
+_Static_assert(RV_PROBE_STACK == HIVE_MACHINE_PROBE_STACK, "layout.h: RV_PROBE_STACK");
 _Static_assert(RV_CPU_SIZE == sizeof(struct hive_cpu), "layout.h: RV_CPU_SIZE");
 _Static_assert(offsetof(struct hive_cpu, id) == 0, "entry.S stores id at offset 0");
 _Static_assert(offsetof(struct hive_cpu, hw_id) == RV_CPU_HW_ID, "layout.h: RV_CPU_HW_ID");

@@ -22,3 +22,10 @@ hive_add_target_test(entry_raced SOURCES entry_raced_test.c CORES 2 4 TIMEOUT 60
 # that as it comes up and parks straight into WFI, with no phase 1.
 hive_add_target_test(park_phase1 SOURCES park_phase1_test.c CORES 1 4 TIMEOUT 60)
 target_compile_definitions(park_phase1 PRIVATE PARK_PHASE1="none")
+
+# RAM as the device tree says (kernel/machine.c): less than the image is
+# linked for (the heap ends at it, below the tree), and more (as linked).
+hive_add_target_test(ram_48m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 48M)
+target_compile_definitions(ram_48m PRIVATE RAM_MIB=48)
+hive_add_target_test(ram_512m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 512M)
+target_compile_definitions(ram_512m PRIVATE RAM_MIB=512)

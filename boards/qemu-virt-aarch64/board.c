@@ -41,15 +41,33 @@ void board_console_putc(char c)
 
 static const struct psci_config psci = {.conduit = PSCI_CONDUIT_ABOVE_ENTRY};
 
-/* QEMU virt puts 8 cores per cluster with GICv2 (which allows 8 in all) and
- * 16 with GICv3, so up to 16 cores all sit in cluster 0 with MPIDR Aff0 =
- * 0..15. An absent one answers CPU_ON with INVALID_PARAMETERS. */
-const uintptr_t board_core_hw_ids[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+/* QEMU virt numbers core i MPIDR Aff1 = i / 16, Aff0 = i % 16 with GICv3
+ * (16 per cluster, its SGI target list) and i / 8, i % 8 with GICv2, which
+ * allows 8 cores in all: so cores 0..7 are Aff0 0..7 either way. An absent
+ * one answers CPU_ON with INVALID_PARAMETERS. */
+#define CORE(i) ((uintptr_t)(i) / 16 << 8 | (uintptr_t)(i) % 16)
+#define CORES4(i) CORE(i), CORE(i + 1), CORE(i + 2), CORE(i + 3)
+#define CORES16(i) CORES4(i), CORES4(i + 4), CORES4(i + 8), CORES4(i + 12)
+const uintptr_t board_core_hw_ids[] = {CORES16(0), CORES16(16), CORES16(32), CORES16(48),
+                                       CORES16(64), CORES16(80)};
 const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
+_Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_MAX_CORES,
+               "one hardware id per core the board may have");
 
 int board_start_core(uintptr_t hw_id, unsigned id)
 {
     return psci_start_core(&psci, hw_id, (uintptr_t)arch_secondary_entry, id);
+}
+
+/* ---- what the machine has: QEMU's device tree at the start of RAM ---- */
+
+/* QEMU hands a bare-metal ELF no device tree address (x0 = 0), but puts the
+ * tree at the start of RAM when the image leaves room for it there
+ * (memory.ld: the image starts 2 MiB in). A loader that passes one in x0
+ * (U-Boot, a Linux-style boot) is believed first. */
+int board_machine(uintptr_t boot_arg, struct board_machine *m)
+{
+    return hive_machine_from_devicetree(boot_arg ? boot_arg : HIVE_BOARD_RAM_BASE, m);
 }
 
 /* ---- exit: semihosting SYS_EXIT carries the status to QEMU's exit code ---- */

@@ -26,3 +26,28 @@ hive_board_run(park_sched_gicv3 park_sched 16 HIVE_QEMU_GIC=3 TIMEOUT 240)
 hive_add_target_test(entry_el3 SOURCES entry_test.c CORES 1 4 TIMEOUT 30
   EXPECT_FAIL "^hive: entered at EL3; hive runs at EL2 or EL1$"
   QEMU_ARGS -M secure=on)
+
+# RAM as the device tree says (kernel/machine.c): less than the image is
+# linked for (the heap ends at it), more (the heap ends as linked), and less
+# than the image itself needs (one panic line, status 1).
+hive_add_target_test(ram_48m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 48M)
+target_compile_definitions(ram_48m PRIVATE RAM_MIB=48)
+hive_add_target_test(ram_512m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 512M)
+target_compile_definitions(ram_512m PRIVATE RAM_MIB=512)
+# (RAM as large as the image itself, which starts 2 MiB in: tests/target/ram_too_small.sh.)
+hive_add_image(ram_too_small ram_test.c ${HIVE_TEST_HARNESS})
+target_link_libraries(ram_too_small PRIVATE hive_internal)
+target_compile_definitions(ram_too_small PRIVATE RAM_MIB=0)
+add_test(NAME ram_too_small.c1
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ram_too_small.sh ${HIVE_ROOT} ${HIVE_BOARD} ${CMAKE_NM}
+          $<TARGET_FILE:ram_too_small>
+          "^panic: core 0: RAM is [0-9]+ MiB at 0x40000000, image linked for 256 MiB needs [0-9]+ KiB \\(up to 0x[0-9a-f]+\\)$")
+set_tests_properties(ram_too_small.c1 PROPERTIES TIMEOUT 30 LABELS "target;${HIVE_BOARD}")
+
+# Many cores, GICv3: 32, 64 (a full word of the idle bitmap), and 96 (two
+# words) with one core more than the image runs, which it says in one line.
+# About 1.5, 2-4 and 9 s on a loaded 2-CPU host.
+hive_board_run(many_cores many_cores 32 HIVE_QEMU_GIC=3)
+hive_board_run(many_cores many_cores 64 HIVE_QEMU_GIC=3)
+hive_board_run(many_cores_beyond many_cores 96 HIVE_QEMU_GIC=3
+  --expect "^hive: 97 cores found, this image runs 96$" QEMU_ARGS -smp 97)

@@ -9,7 +9,6 @@
 #include "drivers/plic_sbi_board_irq.h"
 #include "drivers/sbi.h"
 #include "drivers/sifive_test.h"
-#include "hive/timer.h"
 #include "kernel/kernel.h"
 
 /* QEMU 7.2 virt's device addresses (hw/riscv/virt.c, virt_memmap) that
@@ -25,7 +24,7 @@ const struct board_region board_mmio[] = {
     {VIRT_TEST, 0x1000},
     {HIVE_BOARD_RTC_BASE, 0x1000},
     {VIRT_CLINT, 0x10000},
-    {VIRT_PLIC, 0x600000},  /* sized for QEMU's maximum hart count */
+    {VIRT_PLIC, 0x600000},  /* sized for QEMU's maximum hart count (512 harts: 1024 contexts) */
     {HIVE_BOARD_CONSOLE_UART_BASE, 0x1000},
 };
 const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
@@ -46,11 +45,15 @@ void board_console_putc(char c)
 
 /* ---- cores: harts started through SBI HSM ---- */
 
-/* Harts 0..7, all S-mode capable; OpenSBI's boot hart may be any of them
+/* Harts 0..31, all S-mode capable; OpenSBI's boot hart may be any of them
  * and keeps the others stopped until hart_start. An absent one is an SBI
  * error. */
-const uintptr_t board_core_hw_ids[] = {0, 1, 2, 3, 4, 5, 6, 7};
+#define HARTS4(h) (h), (h) + 1, (h) + 2, (h) + 3
+#define HARTS16(h) HARTS4(h), HARTS4((h) + 4), HARTS4((h) + 8), HARTS4((h) + 12)
+const uintptr_t board_core_hw_ids[] = {HARTS16(0), HARTS16(16)};
 const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
+_Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_MAX_CORES,
+               "one hart id per core the board may have");
 
 int board_start_core(uintptr_t hw_id, unsigned id)
 {
@@ -64,15 +67,6 @@ static const struct sifive_test_config finisher = {.base = VIRT_TEST};
 noreturn void board_exit(int status)
 {
     sifive_test_exit(&finisher, status);
-    /* QEMU 9 and later stop the machine from the finisher asynchronously: the
-     * store only requests the shutdown, with its status, and this hart runs
-     * on until QEMU's main loop acts on it, so falling through to the SBI
-     * reset at once would request a second shutdown, whose status (0) wins.
-     * Give the request time to be acted on (it takes microseconds; a loaded
-     * host may delay it by a descheduling, hence a second). */
-    uint64_t asked = hive_now_ns();
-    while (hive_now_ns() - asked < 1000000000ull)
-        ;
     /* Only if the finisher did not stop the machine: power off through the
      * firmware rather than hang, though the status is lost. */
     hive_console_emergency("board: the test finisher did not stop the machine, "
@@ -86,7 +80,10 @@ noreturn void board_exit(int status)
 
 /* QEMU virt gives each hart two PLIC contexts, M-mode then S-mode, in hart
  * order (hw/riscv/virt.c: "MS" per hart): hart h's S-mode context is 2h + 1. */
-static const unsigned plic_s_context[] = {1, 3, 5, 7, 9, 11, 13, 15};
+#define S_CONTEXT(h) (2 * (h) + 1)
+#define S_CONTEXTS4(h) S_CONTEXT(h), S_CONTEXT((h) + 1), S_CONTEXT((h) + 2), S_CONTEXT((h) + 3)
+#define S_CONTEXTS16(h) S_CONTEXTS4(h), S_CONTEXTS4((h) + 4), S_CONTEXTS4((h) + 8), S_CONTEXTS4((h) + 12)
+static const unsigned plic_s_context[] = {S_CONTEXTS16(0), S_CONTEXTS16(16)};
 
 const struct plic_config board_plic = {
     .base = VIRT_PLIC,

@@ -45,3 +45,18 @@ hive_add_target_test(park_phase1_no_zawrs SOURCES park_phase1_test.c CORES 1 4 T
 target_compile_definitions(park_phase1_no_zawrs PRIVATE PARK_PHASE1="none")
 hive_board_run(park_no_zawrs park 4 HIVE_QEMU_ZAWRS=0 TIMEOUT 240)
 hive_board_run(park_sched_no_zawrs park_sched 4 HIVE_QEMU_ZAWRS=0 TIMEOUT 240)
+
+# RAM as the device tree says (kernel/machine.c): less than the image is
+# linked for (the heap ends at it, below the tree QEMU puts near the end),
+# and more (the heap ends as linked). Less than the image needs is QEMU's
+# own refusal here ("No enough memory to place DTB after kernel/initrd"):
+# it puts the tree above the image's .bss, so such an image never starts.
+hive_add_target_test(ram_48m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 48M)
+target_compile_definitions(ram_48m PRIVATE RAM_MIB=48)
+hive_add_target_test(ram_512m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 512M)
+target_compile_definitions(ram_512m PRIVATE RAM_MIB=512)
+
+# Many cores: 32, with one hart more than the image runs (which it says in
+# one line). About 5 s on a loaded 2-CPU host.
+hive_board_run(many_cores_beyond many_cores 32 ""
+  --expect "^hive: 33 cores found, this image runs 32$" QEMU_ARGS -smp 33)

@@ -7,6 +7,7 @@
 
 #include "hive/board.h"
 
+#include "drivers/bcm2835_mailbox.h"
 #include "drivers/bcm2836_local_intc/bcm2836_local_intc.h"
 #include "drivers/pl011.h"
 #include "drivers/semihosting.h"
@@ -20,6 +21,28 @@ const struct board_region board_mmio[] = {
     {HIVE_BOARD_LOCAL_INTC_BASE, 0x1000},   /* BCM2836 local controller */
 };
 const unsigned board_mmio_count = sizeof board_mmio / sizeof board_mmio[0];
+
+/* ---- what the machine has: the firmware's device tree, else the GPU's answer ---- */
+
+static const struct bcm2835_mailbox_config mailbox = {.base = 0x3F00B880};
+
+/* The Pi firmware hands the boot core a device tree in x0 (QEMU's raspi3b
+ * only with -dtb); without one, the VideoCore's firmware says how much RAM
+ * the ARM has (the rest of the 1 GiB is the GPU's, config.txt's gpu_mem).
+ * The tree, when there is one, also counts the cores. */
+int board_machine(uintptr_t boot_arg, struct board_machine *m)
+{
+    int err = hive_machine_from_devicetree(boot_arg, m);
+    if (err == 0)
+        return 0;
+    uint32_t base, size;
+    if (bcm2835_mailbox_arm_memory(&mailbox, &base, &size) != 0)
+        return err;
+    m->ram_base = base;
+    m->ram_size = size;
+    m->cores = -1;
+    return 0;
+}
 
 /* ---- console: the PL011 (UART0), on the 48 MHz clock the firmware gives it ---- */
 

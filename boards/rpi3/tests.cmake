@@ -9,3 +9,12 @@ hive_add_image(entry_el3 entry_test.c ${HIVE_TEST_HARNESS})
 target_link_libraries(entry_el3 PRIVATE hive_internal)
 hive_board_run(entry_el3_elf entry_el3 4 HIVE_QEMU_ELF=1 TIMEOUT 30
   --expect-fail "^hive: entered at EL3. hive runs at EL2 or EL1$")
+
+# RAM from the VideoCore mailbox (QEMU passes no device tree): as linked
+# (960 MiB: QEMU's GPU keeps 64 MiB of the 1 GiB, as gpu_mem=64 does), and
+# less than linked when the GPU keeps 128 MiB (the heap ends at 896 MiB).
+hive_add_target_test(ram_960m SOURCES ram_test.c CORES 1 4)
+target_compile_definitions(ram_960m PRIVATE RAM_MIB=960 RAM_FROM_MAILBOX=1)
+hive_add_target_test(ram_896m SOURCES ram_test.c CORES 1 4
+  QEMU_ARGS -global bcm2835-peripherals.vcram-size=0x8000000)
+target_compile_definitions(ram_896m PRIVATE RAM_MIB=896 RAM_FROM_MAILBOX=1)
