@@ -51,7 +51,7 @@ static const struct psci_config psci = {.conduit = PSCI_CONDUIT_ABOVE_ENTRY};
 const uintptr_t board_core_hw_ids[] = {CORES16(0), CORES16(16), CORES16(32), CORES16(48),
                                        CORES16(64), CORES16(80)};
 const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
-_Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_MAX_CORES,
+_Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_BOARD_MAX_CORES,
                "one hardware id per core the board may have");
 
 int board_start_core(uintptr_t hw_id, unsigned id)

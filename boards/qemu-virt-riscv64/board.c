@@ -52,7 +52,7 @@ void board_console_putc(char c)
 #define HARTS16(h) HARTS4(h), HARTS4((h) + 4), HARTS4((h) + 8), HARTS4((h) + 12)
 const uintptr_t board_core_hw_ids[] = {HARTS16(0), HARTS16(16)};
 const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
-_Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_MAX_CORES,
+_Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_BOARD_MAX_CORES,
                "one hart id per core the board may have");
 
 int board_start_core(uintptr_t hw_id, unsigned id)
