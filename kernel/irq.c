@@ -12,7 +12,7 @@
 #include "kernel/kernel.h"
 #include "kernel/timer.h"
 #include "hive/spinlock.h"
-#include "sched/sched.h" /* the trace points (sched/trace.h) */
+#include "sched/sched.h" /* the trace points (sched/trace.h), the interrupt hooks */
 
 struct irq_line {
     _Atomic(hive_irq_handler *) fn;
@@ -74,6 +74,7 @@ void hive_kernel_irq(int source)
 {
     struct irq_core *c = &cores[hive_cpu_id()];
     c->depth++;
+    void *sched_saved = hive_sched_interrupt_enter();
     HIVE_TRACE_EVENT(HIVE_TRACE_IRQ, (unsigned)source, 0);
     if (source == HIVE_IRQ_DOORBELL) {
         /* Nothing to do: taking it was its whole purpose (it ended a WFI,
@@ -86,6 +87,7 @@ void hive_kernel_irq(int source)
         device((unsigned)source);
     }
     HIVE_TRACE_EVENT(HIVE_TRACE_IRQ_END, (unsigned)source, 0);
+    hive_sched_interrupt_exit(sched_saved);
     c->depth--;
 }
 

@@ -103,15 +103,32 @@
  * that - and frames the wait could not share (a full deque) stay private to
  * their joiner.
  *
- * Cost per join when nobody wants work: the frame's two stores, the latent
- * stack's slot and top, the load and compare of the idle word, fa's call, the
- * top's reload and compare, fb's call, two statistics: no atomic
- * read-modify-write and no fence. bench/README.md has the figures. A shared
- * frame costs what every join cost before: a push (a load of top, a slot
- * store and a release store of bottom), the notify (a seq_cst fence and a
- * load of the idle word), and a pop (a release store of bottom, a seq_cst
- * fence and a load of top; when the frame is the deque's last entry, also a
- * CAS of top and a second store of bottom).
+ * The inline path. The common case - a join nested in another join of the
+ * same task, while nobody wants work - needs none of the above but the two
+ * stores of the frame, the latent stack's slot and top, and the reload of
+ * shared after fa. hive_join itself is that case, compiled into its caller
+ * (hive/join_inline.h): fa and fb are then known functions, called
+ * directly, and the frame is part of the caller's stack frame. Every other
+ * case it hands to hive_join_full below, which is the whole of the design,
+ * the inline case included; a frame shared while fa ran comes back through
+ * hive_join_shared. What the inline path cannot see for itself - task
+ * context, tracing, a spinlock held where rules are checked - closes its
+ * gate (latent_gate.c), so it never runs where hive_join_full would refuse
+ * the join, record it in a trace or panic. It runs no debug check of its
+ * own: what it does is the nesting that HIVE_RULE_LATENT_NESTED checks at
+ * the next out-of-line join around it.
+ *
+ * Cost per join when nobody wants work, inline: the test of the gate, the
+ * floor and the cap (one subtraction, one comparison), the load and compare
+ * of the idle word, the frame's two stores, the latent stack's slot and top,
+ * fa's call, the top's store and the reload and compare of shared, one
+ * statistic, fb's call: no atomic read-modify-write and no fence, and no
+ * call of hive's. bench/README.md has the figures. A shared frame costs what
+ * every join cost before: a push (a load of top, a slot store and a release
+ * store of bottom), the notify (a seq_cst fence and a load of the idle
+ * word), and a pop (a release store of bottom, a seq_cst fence and a load of
+ * top; when the frame is the deque's last entry, also a CAS of top and a
+ * second store of bottom).
  */
 #include "sched/sched_internal.h"
 
@@ -189,7 +206,7 @@ uint32_t hive_latent_begin_wait(struct hive_worker *w)
         while (w->latent.shared < w->latent.top && share_oldest(w))
             ;
     uint32_t floor = w->latent.floor;
-    w->latent.floor = w->latent.top;
+    hive_latent_set_floor(&w->latent, w->latent.top);
     return floor;
 }
 
@@ -237,7 +254,32 @@ static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
     HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &f->remaining, 0);
 }
 
-int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
+int hive_join_shared(struct hive_latent_stack *stack, struct hive_join_frame *f, uint32_t slot)
+{
+    struct hive_worker *w = HIVE_CONTAINER_OF(stack, struct hive_worker, latent);
+    /* Shared (and everything above it has been joined). */
+    stack->shared = slot;
+    join_shared(w, f);
+    return HIVE_OK;
+}
+
+/* Both halves here, nothing recorded: a join nested too deep to record. */
+static int join_unrecorded(struct hive_worker *w, void (*fa)(void *a), void *a,
+                           void (*fb)(void *b), void *b)
+{
+    struct hive_task id; /* an address for the trace to name it by */
+    (void)id;
+    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, &id, HIVE_TRACE_AT_LATENT);
+    fa(a);
+    w->stats.tasks_run++;
+    w->stats.joins_inline++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &id, fb);
+    fb(b);
+    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &id, 0);
+    return HIVE_OK;
+}
+
+int hive_join_full(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
 {
     if (!fa || !fb)
         return HIVE_EINVAL;
@@ -246,20 +288,10 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
         return HIVE_ESTATE;
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     uint32_t slot = w->latent.top;
-    if (slot == HIVE_LATENT_CAP) {
-        /* Nested too deep to record: both halves here, as a serial run
-         * would (the frames under this one are what others can take). */
-        struct hive_task id; /* an address for the trace to name it by */
-        (void)id;
-        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, &id, HIVE_TRACE_AT_LATENT);
-        fa(a);
-        w->stats.tasks_run++;
-        w->stats.joins_inline++;
-        HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &id, fb);
-        fb(b);
-        HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &id, 0);
-        return HIVE_OK;
-    }
+    if (slot == HIVE_LATENT_CAP)
+        /* The frames under this one are what others can take; this one
+         * runs as a serial run would. */
+        return join_unrecorded(w, fa, a, fb, b);
     struct hive_join_frame f;
     f.fn = fb;
     f.arg = b;
@@ -276,7 +308,7 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
          * divide-and-conquer run makes most of them: deeper down. */
         if (w->latent.shared == slot)
             share_oldest(w);
-    } else if (hive_idle_wanted(&hive_scheduler.idle, w->all_busy)) {
+    } else if (hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy)) {
         hive_latent_share(w);
     }
     fa(a);
@@ -292,8 +324,5 @@ int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
         HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &f.task, 0);
         return HIVE_OK;
     }
-    /* Shared (and everything above it has been joined). */
-    w->latent.shared = slot;
-    join_shared(w, &f);
-    return HIVE_OK;
+    return hive_join_shared(&w->latent, &f, slot);
 }

@@ -45,4 +45,11 @@ void hive_spawn_count(void);
 void hive_spawn_uncount(void);
 void hive_spawn_queue(struct hive_task *task);
 
+/* An interrupt handler begins on this core: returns what to give back to
+ * hive_sched_interrupt_exit when it ends. While it runs, the calling core is
+ * out of task context for the scheduler's inline paths too (hive_join's,
+ * hive/join_inline.h): its joins go where they are refused. */
+void *hive_sched_interrupt_enter(void);
+void hive_sched_interrupt_exit(void *saved);
+
 #endif

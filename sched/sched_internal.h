@@ -68,22 +68,9 @@ enum hive_task_kind {
     HIVE_TASK_JOIN_FRAME,
 };
 
-/* A join's second half, on the joiner's stack (join.c). */
-struct hive_join_frame {
-    void (*fn)(void *);
-    void *arg;
-    /* From here on, set only when the frame is shared (pushed to the
-     * deque): a latent frame is just fn and arg. */
-    struct hive_task task;
-    uint32_t deque_index; /* where in this core's deque it was pushed */
-    _Atomic int thief;    /* core that took the frame, or -1 */
-    /* 1 until a thief has run fb, then 0; the joiner may sleep on it
-     * (an awaited word, wait.c). */
-    _Atomic unsigned long remaining;
-};
-/* Joins nested on one core's stack that can stay latent; a deeper join runs
- * both halves inline (join.c). */
-#define HIVE_LATENT_CAP 128u
+/* struct hive_join_frame, a join's second half on the joiner's stack, and
+ * struct hive_latent_stack are in hive/join_inline.h: hive_join's inline
+ * part needs them (join.c). */
 
 /* Scheduling constants. The measurements behind the interval bounds and the
  * latency target are in find_work.c. */
@@ -137,17 +124,9 @@ struct hive_worker {
     unsigned tick_tasks;    /* tasks run in this tick (a tick ends at HIVE_BUDGET) */
     struct hive_core_stats stats;
     /* Joins whose second half nobody else can see yet (join.c, "Latent
-     * frames"): frames[0..top) are the joins running on this core's stack,
-     * oldest first; [0..shared) of them have been pushed to the deque, and
-     * frames under `floor` belong to tasks this core's waits are nested in
-     * (it shares none of those). Owner-only: plain fields. */
-    struct {
-        uint32_t top, shared, floor;
-        struct hive_join_frame *frames[HIVE_LATENT_CAP];
-    } latent;
-    /* The idle state's value while every worker is awake and none searches
-     * (idle.h): any other value means some core wants work. */
-    uint64_t all_busy;
+     * frames"; the struct is in hive/join_inline.h, whose inline join
+     * records frames in it too). Owner-only: plain fields. */
+    struct hive_latent_stack latent;
     /* Counts of outstanding this core holds and has not spent (run.c,
      * "Credits"). Owner-only; zero whenever the core sleeps. */
     uint32_t credits;
@@ -336,9 +315,17 @@ void hive_latent_share(struct hive_worker *w);
  * room), then make the ones left, and those below, off limits to the work
  * the wait runs. Returns the floor to give back to hive_latent_end_wait. */
 uint32_t hive_latent_begin_wait(struct hive_worker *w);
+/* Set the latent floor, and the inline join's bounds with it (floor <
+ * top < HIVE_LATENT_CAP; hive/join_inline.h). */
+static inline void hive_latent_set_floor(struct hive_latent_stack *stack, uint32_t floor)
+{
+    stack->floor = floor;
+    stack->fast_from = floor + 1;
+    stack->fast_span = floor < HIVE_LATENT_CAP ? HIVE_LATENT_CAP - floor - 1 : 0;
+}
 static inline void hive_latent_end_wait(struct hive_worker *w, uint32_t floor)
 {
-    w->latent.floor = floor;
+    hive_latent_set_floor(&w->latent, floor);
 }
 /* Run a stolen join frame (a task of kind HIVE_TASK_JOIN_FRAME). */
 void hive_join_frame_run(struct hive_task *t);

@@ -8,6 +8,7 @@
 #include "hive/spinlock.h"
 
 #include "sched/debug_checks.h"
+#include "sched/latent_gate.h"
 #include "sched/port.h"
 
 #ifdef HIVE_DEBUG_CHECKS
@@ -20,8 +21,16 @@ static unsigned held[HIVE_MAX_CORES];
 static void count_held(int change)
 {
     unsigned id = hive_port_core_id();
-    if (id < HIVE_MAX_CORES)
-        held[id] += (unsigned)change;
+    if (id >= HIVE_MAX_CORES)
+        return;
+    unsigned before = held[id];
+    held[id] += (unsigned)change;
+    /* hive_join's inline path is closed while a lock is held, so a join
+     * under one reaches the check (latent_gate.c). */
+    if (change > 0)
+        hive_latent_gate_lock_taken(id, before);
+    else
+        hive_latent_gate_lock_released(id, held[id]);
 }
 
 unsigned hive_spin_held_here(void)

@@ -40,6 +40,10 @@ void hive_stats_collect(uint64_t elapsed_ns, uint64_t unwaited_group_tasks)
     for (unsigned i = 0; i < HIVE_MAX_WORKERS; i++) {
         if (i < hive_scheduler.workers) {
             last.core[i] = hive_workers[i].stats;
+            /* The inline join counts apart (hive/join_inline.h): a join
+             * whose fb ran here, as an out-of-line one counts it. */
+            last.core[i].tasks_run += hive_workers[i].latent.inline_joins;
+            last.core[i].joins_inline += hive_workers[i].latent.inline_joins;
             add(&last.total, &last.core[i]);
         } else {
             last.core[i] = (struct hive_core_stats){0};

@@ -10,6 +10,7 @@
  * a tick behind a task that keeps spawning into the LIFO slot; and the tick's
  * mean task time sets the global interval (hive_tick_end, find_work.c).
  */
+#include "sched/latent_gate.h"
 #include "sched/sched_internal.h"
 
 /* End of a tick: the LIFO slot yields to the ring, and the next poll looks
@@ -53,6 +54,7 @@ void hive_worker_main(void *unused)
     unsigned id = hive_port_core_id();
     struct hive_worker *w = &hive_workers[id];
     hive_tls_worker = w;
+    hive_latent_gate_begin(&w->latent);
     HIVE_TRACE_CORE_BEGIN();
 #ifdef HIVE_DEBUG_CHECKS
     w->spin_held_at_start = hive_spin_held_here();
@@ -79,5 +81,6 @@ void hive_worker_main(void *unused)
      * left its count here: give it back, as the next run counts from it. */
     hive_credits_return(w);
     HIVE_TRACE_CORE_END();
+    hive_latent_gate_end();
     hive_tls_worker = NULL;
 }

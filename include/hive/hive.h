@@ -280,8 +280,12 @@ HIVE_MUST_CHECK int hive_spawn_fn(void (*fn)(void *arg), void *arg);
  * take it.
  *   HIVE_EINVAL  fa or fb is NULL.
  *   HIVE_ESTATE  not in task context (nothing was run).
+ *
+ * The common case - a join nested in another join of its task while no core
+ * wants work - is compiled inline into the caller: its cost is about that of
+ * the calls to fa and fb (hive/join_inline.h).
  */
-HIVE_MUST_CHECK int hive_join(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b);
+#include "hive/join_inline.h" /* int hive_join(fa, a, fb, b) */
 
 /*
  * fn(lo', hi', ctx) over disjoint chunks [lo', hi') that cover [lo, hi)

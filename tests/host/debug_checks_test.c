@@ -228,6 +228,34 @@ static void join_locked_entry(void *arg)
         _exit(4);
 }
 
+/* The same with the join nested in another join of the task: one that
+ * hive_join's inline path would take if its gate stayed open under the lock
+ * (hive/join_inline.h). The gate is closed exactly while the lock is held. */
+static void join_locked_nested_fa(void *arg)
+{
+    int broken = *(int *)arg;
+    if (!hive_latent_here)
+        _exit(5); /* in task context, no lock held: the gate is open */
+    unsigned long irq = 0;
+    if (broken) {
+        irq = hive_spin_lock(&lock);
+        if (hive_latent_here)
+            _exit(5);
+    }
+    if (hive_join(noop, NULL, noop, NULL) != HIVE_OK)
+        _exit(4);
+    if (broken)
+        hive_spin_unlock(&lock, irq);
+    if (!hive_latent_here)
+        _exit(5);
+}
+
+static void join_locked_nested_entry(void *arg)
+{
+    if (hive_join(join_locked_nested_fa, arg, noop, NULL) != HIVE_OK)
+        _exit(4);
+}
+
 static void group_task(struct hive_task *t) { (void)t; }
 
 static void group_locked_entry(void *arg)
@@ -266,12 +294,14 @@ static void park_locked_entry(void *arg)
 }
 
 static void join_locked(int broken) { run_one_worker(join_locked_entry, &broken); }
+static void join_locked_nested(int broken) { run_one_worker(join_locked_nested_entry, &broken); }
 static void group_locked(int broken) { run_one_worker(group_locked_entry, &broken); }
 static void park_locked(int broken) { run_one_worker(park_locked_entry, &broken); }
 
 HIVE_TEST(no_spinlock_held_across_a_wait_or_park)
 {
     expect_panic_only_when_broken(join_locked, HIVE_RULE_NO_LOCK_HELD);
+    expect_panic_only_when_broken(join_locked_nested, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(group_locked, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(park_locked, HIVE_RULE_NO_LOCK_HELD);
 }

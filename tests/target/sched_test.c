@@ -154,3 +154,49 @@ HIVE_TEST(from_interrupt_handler)
     CHECK_EQ(atomic_load(&isr_task_ran), 1);
     CHECK(hive_stats_last()->injected >= 1);
 }
+
+/* The same refusal from an interrupt taken inside a join nested in another
+ * join - where hive_join's inline path would run, had the handler found its
+ * gate open (hive/join_inline.h): the handler's own join must still be
+ * refused, and nothing recorded on the interrupted task's latent stack. */
+static atomic_uint nested_isr_done;
+static int nested_isr_rc;
+static bool nested_isr_gate_open;
+
+static void nested_isr_handler(void *arg)
+{
+    (void)arg;
+    nested_isr_gate_open = hive_latent_here != NULL;
+    nested_isr_rc = hive_join(isr_noop, NULL, isr_noop, NULL);
+    atomic_store(&nested_isr_done, 1);
+}
+
+/* Spins, inside two joins, until the handler has run: the timer interrupt
+ * is this core's, so it is taken here (2 s: a lost interrupt fails). */
+static void nested_isr_wait(void *p)
+{
+    (void)p;
+    CHECK(hive_latent_here != NULL);
+    uint64_t until = hive_now_ns() + 2000000000u;
+    while (!atomic_load(&nested_isr_done) && hive_now_ns() < until)
+        ;
+}
+
+static void nested_isr_outer(void *p)
+{
+    CHECK_EQ(hive_join(nested_isr_wait, p, isr_noop, NULL), HIVE_OK);
+}
+
+static void nested_isr_entry(void *p)
+{
+    CHECK_EQ(hive_after_irq(1000000, nested_isr_handler, NULL), HIVE_OK);
+    CHECK_EQ(hive_join(nested_isr_outer, p, isr_noop, NULL), HIVE_OK);
+}
+
+HIVE_TEST(from_interrupt_handler_inside_a_join)
+{
+    CHECK_EQ(hive_run(nested_isr_entry, NULL, NULL), HIVE_OK);
+    CHECK_EQ(atomic_load(&nested_isr_done), 1);
+    CHECK(!nested_isr_gate_open);
+    CHECK_EQ(nested_isr_rc, HIVE_ESTATE);
+}

@@ -1,0 +1,22 @@
+/*
+ * Opening and closing the gate of hive_join's inline path (latent_gate.c).
+ * The interrupt hooks are the kernel's, declared in sched/sched.h.
+ */
+#ifndef HIVE_SCHED_LATENT_GATE_H
+#define HIVE_SCHED_LATENT_GATE_H
+
+#include "hive/join_inline.h"
+
+/* The calling core's worker begins running tasks with this latent stack /
+ * has stopped (worker.c). */
+void hive_latent_gate_begin(struct hive_latent_stack *stack);
+void hive_latent_gate_end(void);
+
+#ifdef HIVE_DEBUG_CHECKS
+/* spinlock.c: `core` took a lock, holding held_before others / released
+ * one, holding held_after now. */
+void hive_latent_gate_lock_taken(unsigned core, unsigned held_before);
+void hive_latent_gate_lock_released(unsigned core, unsigned held_after);
+#endif
+
+#endif
