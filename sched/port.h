@@ -77,8 +77,12 @@ bool hive_port_in_interrupt(void);
 
 /*
  * Run fn(arg) on cores 0..ncores-1 - the caller is core 0 and runs it too -
- * and return once every one of them has returned. 1 <= ncores <=
- * hive_port_core_count(). How hive_run starts its workers.
+ * and return once every one of them that began fn has returned. 1 <= ncores
+ * <= hive_port_core_count(). How hive_run starts its workers. A core that has
+ * not begun fn when core 0's fn returns may be left out of this call (the
+ * host port does so rather than wait for a sleeping thread to wake): fn must
+ * have nothing left for a core that would begin it after that - hive's worker
+ * loop does nothing once the run has ended, and core 0's loop ends only then.
  */
 void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg);
 

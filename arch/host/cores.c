@@ -14,6 +14,13 @@
  * with what the cores read, and what the cores did with what the caller reads
  * after host_cores_wait - what pthread_create and pthread_join did before.
  *
+ * A core that has not taken its run by the time core 0 has finished it is
+ * not waited for: host_cores_wait withdraws it (the port's contract allows
+ * it, sched/port.h: hive's run has ended, and a worker that began now would
+ * find nothing to do), and the thread skips that run when it wakes. So a run shorter than a thread's wake-up (tens of
+ * microseconds on a busy host) does not wait for one; the cores that did
+ * take part are waited for, as before.
+ *
  * fork(): the child has only the thread that forked. The atfork handlers
  * hold the mutex across the fork (so the child never inherits it locked by a
  * thread that does not exist there) and make the child start from no
@@ -37,6 +44,8 @@ static struct {
     void (*fn)(void *);
     void *arg;
     unsigned running;                          /* cores 1.. still inside fn */
+    /* The last run core i took, or that was withdrawn from it. */
+    unsigned long taken[HIVE_HOST_MAX_CORES];
     unsigned threads;                          /* cores 1..threads exist */
 } pool = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
@@ -85,11 +94,14 @@ static void *core_thread(void *p)
     unsigned long seen = start.gen - 1;
     pthread_mutex_lock(&pool.mu);
     for (;;) {
-        while (pool.gen == seen || id >= pool.cores) {
-            seen = pool.gen; /* a run this core is not part of: skip it */
+        while (pool.gen == seen || id >= pool.cores || pool.taken[id] == pool.gen) {
+            /* A run this core is not part of, or one withdrawn from it:
+             * skip it. */
+            seen = pool.gen;
             pthread_cond_wait(&pool.start[id], &pool.mu);
         }
         seen = pool.gen;
+        pool.taken[id] = seen;
         void (*fn)(void *) = pool.fn;
         void *arg = pool.arg;
         pthread_mutex_unlock(&pool.mu);
@@ -135,6 +147,12 @@ void host_cores_start(unsigned ncores, void (*fn)(void *arg), void *arg)
 void host_cores_wait(void)
 {
     pthread_mutex_lock(&pool.mu);
+    for (unsigned i = 1; i < pool.cores; i++) {
+        if (pool.taken[i] != pool.gen) {
+            pool.taken[i] = pool.gen; /* withdrawn: see the top */
+            pool.running--;
+        }
+    }
     while (pool.running)
         pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);

@@ -306,16 +306,27 @@ HIVE_TEST(many_workers)
 #define TID_CORES 4
 static pid_t core_tid[TID_CORES];
 
+static _Atomic unsigned tids_recorded;
+
 static void record_tid(void *p)
 {
-    (void)p;
+    unsigned cores = *(unsigned *)p;
     core_tid[hive_port_core_id()] = gettid();
+    atomic_fetch_add(&tids_recorded, 1);
+    /* Core 0 waits for the others to begin: the port may leave out a core
+     * that has not begun when core 0 returns (sched/port.h). */
+    if (hive_port_core_id() == 0) {
+        uint64_t until = hive_port_now_ns() + 10000000000u;
+        while (atomic_load(&tids_recorded) < cores && hive_port_now_ns() < until)
+            ;
+    }
 }
 
 static void run_and_record(unsigned cores, pid_t tids[TID_CORES])
 {
     memset(core_tid, 0, sizeof core_tid);
-    hive_port_run_on_cores(cores, record_tid, NULL);
+    atomic_store(&tids_recorded, 0);
+    hive_port_run_on_cores(cores, record_tid, &cores);
     memcpy(tids, core_tid, sizeof core_tid);
 }
 
