@@ -58,6 +58,12 @@ struct board_machine {
     int cores;                      /* cores hive could run on; -1: not known */
     uintptr_t dtb;                  /* the device tree read, if one: the heap */
     uint32_t dtb_size;              /* keeps out of it */
+    /* Memory the firmware keeps for itself (a device tree's reservations):
+     * the heap ends at heap_limit, the lowest address of such memory at or
+     * above the heap's start (UINT64_MAX: none); and the first reserved
+     * region that overlaps the image itself, if any (size 0: none). */
+    uint64_t heap_limit;
+    uint64_t image_reserved_base, image_reserved_size;
 };
 /*
  * Fill in *m from what the firmware says; boot_arg is what the firmware

@@ -298,3 +298,63 @@ int hive_fdt_cpus(const struct hive_fdt *fdt, void (*fn)(uint64_t hw_id, void *c
         return q.count;
     return err;
 }
+
+struct reserved_query {
+    void (*fn)(uint64_t base, uint64_t size, void *ctx);
+    void *ctx;
+    int count;
+};
+
+static int note_reserved(struct reserved_query *q, uint64_t base, uint64_t size)
+{
+    if (!size)
+        return HIVE_FDT_OK;
+    if (q->count == INT32_MAX)
+        return HIVE_FDT_ECORRUPT;
+    q->count++;
+    if (q->fn)
+        q->fn(base, size, q->ctx);
+    return HIVE_FDT_OK;
+}
+
+static int visit_reserved(const struct node *nodes, uint32_t depth, void *ctx)
+{
+    struct reserved_query *q = ctx;
+    const struct node *n = &nodes[depth - 1];
+    if (depth != 3 || !name_is(nodes[1].name, "reserved-memory") || !n->reg.p ||
+        !node_enabled(n))
+        return 0;
+    struct span reg = n->reg;
+    uint64_t base, size;
+    while (read_cells(&reg, nodes[1].addr_cells, &base) && read_cells(&reg, nodes[1].size_cells, &size)) {
+        int err = note_reserved(q, base, size);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+int hive_fdt_reserved(const struct hive_fdt *fdt,
+                      void (*fn)(uint64_t base, uint64_t size, void *ctx), void *ctx)
+{
+    struct reserved_query q = {.fn = fn, .ctx = ctx};
+    /* The reservation block: 64-bit (address, size) pairs up to a pair of
+     * zeros. Only totalsize bounds it (open checked that it starts inside),
+     * and each step stays inside, so the loop ends. */
+    for (uint32_t off = fdt->rsvmap_off;; off += 16) {
+        if (fdt->size - off < 16)
+            return HIVE_FDT_ECORRUPT;
+        const unsigned char *e = fdt->blob + off;
+        uint64_t base = (uint64_t)be32(e) << 32 | be32(e + 4);
+        uint64_t size = (uint64_t)be32(e + 8) << 32 | be32(e + 12);
+        if (!base && !size)
+            break;
+        int err = note_reserved(&q, base, size);
+        if (err)
+            return err;
+    }
+    int err = walk(fdt, visit_reserved, &q);
+    if (err == HIVE_FDT_ENOTFOUND)  /* the whole tree walked: that is the answer */
+        return q.count;
+    return err;
+}

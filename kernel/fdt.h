@@ -44,4 +44,12 @@ int hive_fdt_memory(const struct hive_fdt *fdt, uint64_t addr, uint64_t *base, u
  * readable reg is counted with hw_id UINT64_MAX. */
 int hive_fdt_cpus(const struct hive_fdt *fdt, void (*fn)(uint64_t hw_id, void *ctx), void *ctx);
 
+/* Calls fn(base, size, ctx) for each region of memory the firmware keeps for
+ * itself: the entries of the memory reservation block, then the reg regions
+ * of /reserved-memory's nodes that are not disabled (a node with no reg, to
+ * be placed by the OS, has no address yet and is not one). Returns how many
+ * regions of non-zero size there were (>= 0), or an error. */
+int hive_fdt_reserved(const struct hive_fdt *fdt,
+                      void (*fn)(uint64_t base, uint64_t size, void *ctx), void *ctx);
+
 #endif

@@ -70,6 +70,23 @@ static void count_core(uint64_t hw_id, void *ctx)
         c->counted++;
 }
 
+/* Where the firmware's reservations meet the image and the heap. */
+static void note_reserved(uint64_t base, uint64_t size, void *ctx)
+{
+    struct board_machine *m = ctx;
+    uint64_t end = base + size < base ? UINT64_MAX : base + size;
+    uint64_t heap_start = symbol(__heap_start);
+    if (end > heap_start) {
+        uint64_t limit = base > heap_start ? base : heap_start; /* covering the start: no heap */
+        if (limit < m->heap_limit)
+            m->heap_limit = limit;
+    }
+    if (!m->image_reserved_size && base < symbol(__image_end) && end > symbol(__image_start)) {
+        m->image_reserved_base = base;
+        m->image_reserved_size = size;
+    }
+}
+
 int hive_machine_from_devicetree(uintptr_t dtb, struct board_machine *m)
 {
     struct hive_fdt fdt;
@@ -81,6 +98,9 @@ int hive_machine_from_devicetree(uintptr_t dtb, struct board_machine *m)
         return err;
     struct core_count c = {0};
     m->cores = hive_fdt_cpus(&fdt, count_core, &c) >= 0 ? c.counted : -1;
+    /* A tree whose reservations cannot be read has none we know of: its RAM
+     * and cores were readable, and they are what the boot depends on. */
+    (void)hive_fdt_reserved(&fdt, note_reserved, m);
     m->dtb = dtb;
     m->dtb_size = fdt.size;
     return 0;
@@ -163,7 +183,7 @@ void hive_machine_probe(uintptr_t boot_arg)
     h->heap_end = symbol(__heap_end);
     h->cores = -1;
 
-    struct board_machine m = {.cores = -1};
+    struct board_machine m = {.cores = -1, .heap_limit = UINT64_MAX};
     h->answer = board_machine(boot_arg, &m);
     if (h->answer != 0)
         return;
@@ -186,6 +206,12 @@ void hive_machine_probe(uintptr_t boot_arg)
      * RAM) stays whole: the heap stops below it. */
     if (m.dtb >= image_end && m.dtb < h->heap_end)
         h->heap_end = m.dtb & ~(uintptr_t)4095;
+    /* Nor does it grow into memory the firmware keeps (OpenSBI's own region,
+     * a frame buffer, a Pi's armstub): malloc fails there instead. */
+    if (m.heap_limit < h->heap_end)
+        h->heap_end = (uintptr_t)m.heap_limit;
+    h->image_reserved_base = m.image_reserved_base;
+    h->image_reserved_size = m.image_reserved_size;
 }
 
 /* ---- the heap: picolibc's malloc grows it through sbrk ---- */
@@ -224,6 +250,12 @@ void hive_machine_report(unsigned cores_running)
         printf("hive: RAM is taken as linked (%lu MiB at 0x%lx): %s\n",
                (unsigned long)((symbol(__ram_end) - symbol(__ram_start)) >> 20),
                (unsigned long)symbol(__ram_start), why_linked(hive_machine.answer));
+    if (hive_machine.image_reserved_size)
+        printf("hive: the firmware reserves 0x%llx-0x%llx, inside this image (0x%lx-0x%lx): load it "
+               "elsewhere, or the firmware may overwrite it\n",
+               (unsigned long long)hive_machine.image_reserved_base,
+               (unsigned long long)(hive_machine.image_reserved_base + hive_machine.image_reserved_size - 1),
+               (unsigned long)symbol(__image_start), (unsigned long)symbol(__image_end) - 1);
     if (hive_machine.cores > 0 && (unsigned)hive_machine.cores > cores_running)
         printf("hive: %d cores found, this image runs %u\n", hive_machine.cores, cores_running);
 }

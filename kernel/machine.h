@@ -15,7 +15,9 @@ struct hive_machine {
     uintptr_t dtb;              /* the device tree the answer came from, or 0 */
     uint32_t dtb_size;
     uintptr_t ram_end;          /* min(end found, end linked): the MMU maps no further */
-    uintptr_t heap_end;         /* min(that, memory.ld's __heap_end), below a device tree */
+    uintptr_t heap_end;         /* min(that, memory.ld's __heap_end), below a device tree
+                                 * and below memory the firmware reserves */
+    uint64_t image_reserved_base, image_reserved_size; /* reserved inside the image (size 0: none) */
 };
 /* Set by hive_machine_probe; read-only afterwards. */
 extern struct hive_machine hive_machine;

@@ -140,6 +140,21 @@ static void put32(unsigned char *p, uint32_t v)
     p[2] = (unsigned char)(v >> 8), p[3] = (unsigned char)v;
 }
 
+struct regions {
+    unsigned n;
+    uint64_t base[8], size[8];
+};
+
+static void note_region(uint64_t base, uint64_t size, void *ctx)
+{
+    struct regions *r = ctx;
+    if (r->n < 8) {
+        r->base[r->n] = base;
+        r->size[r->n] = size;
+    }
+    r->n++;
+}
+
 /* Open the tree, and if it opens, ask it everything; the answers must be
  * codes or counts, and what it reads stays inside [p, p + n). */
 static int exercise(const unsigned char *p, size_t n)
@@ -154,6 +169,9 @@ static int exercise(const unsigned char *p, size_t n)
             r = 100;
         int k = hive_fdt_cpus(&fdt, note_cpu, &(struct cpus){0});
         if (k < HIVE_FDT_ENOTFOUND)
+            r = 100;
+        int v = hive_fdt_reserved(&fdt, note_region, &(struct regions){0});
+        if (v < HIVE_FDT_ENOTFOUND)
             r = 100;
     }
     free(c);
@@ -256,4 +274,153 @@ HIVE_TEST(every_byte_flipped_is_an_answer)
         free(c);
         free(b.p);
     }
+}
+
+/* ---- reservations: a tree built here, as OpenSBI and a Pi's firmware write them -- */
+
+/* A small device tree writer: the blocks laid out as dtc does. */
+struct dtb_writer {
+    unsigned char st[1024], str[256];
+    uint32_t st_len, str_len;
+};
+
+static void st32(struct dtb_writer *w, uint32_t v)
+{
+    put32(w->st + w->st_len, v);
+    w->st_len += 4;
+}
+
+static void begin_node(struct dtb_writer *w, const char *name)
+{
+    st32(w, 1);
+    size_t n = strlen(name) + 1;
+    memset(w->st + w->st_len, 0, (n + 3) & ~(size_t)3);
+    memcpy(w->st + w->st_len, name, n);
+    w->st_len += (uint32_t)((n + 3) & ~(size_t)3);
+}
+
+static void prop(struct dtb_writer *w, const char *name, const uint32_t *cells, unsigned ncells)
+{
+    uint32_t off = w->str_len;
+    size_t n = strlen(name) + 1;
+    memcpy(w->str + w->str_len, name, n);
+    w->str_len += (uint32_t)n;
+    st32(w, 3);
+    st32(w, 4 * ncells);
+    st32(w, off);
+    for (unsigned i = 0; i < ncells; i++)
+        st32(w, cells[i]);
+}
+
+static void prop_str(struct dtb_writer *w, const char *name, const char *value)
+{
+    uint32_t off = w->str_len;
+    size_t n = strlen(name) + 1, vn = strlen(value) + 1;
+    memcpy(w->str + w->str_len, name, n);
+    w->str_len += (uint32_t)n;
+    st32(w, 3);
+    st32(w, (uint32_t)vn);
+    st32(w, off);
+    memset(w->st + w->st_len, 0, (vn + 3) & ~(size_t)3);
+    memcpy(w->st + w->st_len, value, vn);
+    w->st_len += (uint32_t)((vn + 3) & ~(size_t)3);
+}
+
+/* The header, `rsv` (pairs of 64-bit address and size, ended by zeros),
+ * the structure and the strings block; returns the blob's size. */
+static size_t dtb_finish(struct dtb_writer *w, const uint64_t *rsv, unsigned rsv_words,
+                         unsigned char *out)
+{
+    uint32_t off_rsv = 40, off_st = off_rsv + 8 * rsv_words, off_str = off_st + w->st_len;
+    uint32_t total = off_str + w->str_len;
+    memset(out, 0, total);
+    const uint32_t hdr[10] = {0xd00dfeedu, total, off_st, off_str, off_rsv, 17, 16, 0, w->str_len, w->st_len};
+    for (unsigned i = 0; i < 10; i++)
+        put32(out + 4 * i, hdr[i]);
+    for (unsigned i = 0; i < rsv_words; i++) {
+        put32(out + off_rsv + 8 * i, (uint32_t)(rsv[i] >> 32));
+        put32(out + off_rsv + 8 * i + 4, (uint32_t)rsv[i]);
+    }
+    memcpy(out + off_st, w->st, w->st_len);
+    memcpy(out + off_str, w->str, w->str_len);
+    return total;
+}
+
+/* RAM at 0x80000000; the reservation block keeps 0x0-0xfff (a Pi's armstub);
+ * /reserved-memory (2 address and 2 size cells, as OpenSBI writes it) keeps
+ * OpenSBI's region 0x80000000+0x40000 and a buffer at 0x8f000000+0x100000
+ * in one node of two regions, a disabled node, and a node with no reg. */
+static size_t reserved_tree(unsigned char *out)
+{
+    struct dtb_writer w = {0};
+    begin_node(&w, "");
+    prop(&w, "#address-cells", (const uint32_t[]){2}, 1);
+    prop(&w, "#size-cells", (const uint32_t[]){2}, 1);
+    begin_node(&w, "memory@80000000");
+    prop_str(&w, "device_type", "memory");
+    prop(&w, "reg", (const uint32_t[]){0, 0x80000000u, 0, 0x10000000u}, 4);
+    st32(&w, 2);
+    begin_node(&w, "reserved-memory");
+    prop(&w, "#address-cells", (const uint32_t[]){2}, 1);
+    prop(&w, "#size-cells", (const uint32_t[]){2}, 1);
+    begin_node(&w, "mmode_resv0@80000000");
+    prop(&w, "reg", (const uint32_t[]){0, 0x80000000u, 0, 0x40000u, 0, 0x8f000000u, 0, 0x100000u}, 8);
+    st32(&w, 2);
+    begin_node(&w, "off@90000000");
+    prop(&w, "reg", (const uint32_t[]){0, 0x90000000u, 0, 0x1000u}, 4);
+    prop_str(&w, "status", "disabled");
+    st32(&w, 2);
+    begin_node(&w, "dynamic");
+    prop(&w, "size", (const uint32_t[]){0, 0x400000u}, 2);
+    st32(&w, 2);
+    st32(&w, 2); /* reserved-memory */
+    st32(&w, 2); /* root */
+    st32(&w, 9);
+    const uint64_t rsv[] = {0x0, 0x1000, 0, 0};
+    return dtb_finish(&w, rsv, 4, out);
+}
+
+HIVE_TEST(reserved_memory_is_listed)
+{
+    unsigned char tree[2048];
+    size_t n = reserved_tree(tree);
+    unsigned char *c = copy(tree, n);
+    struct hive_fdt fdt;
+    CHECK_EQ(hive_fdt_open(&fdt, c, n), HIVE_FDT_OK);
+    uint64_t base = 0, size = 0;
+    CHECK_EQ(hive_fdt_memory(&fdt, 0x80200000, &base, &size), HIVE_FDT_OK);
+    CHECK_EQ(base, 0x80000000u);
+    struct regions r = {0};
+    CHECK_EQ(hive_fdt_reserved(&fdt, note_region, &r), 3);
+    CHECK_EQ(r.n, 3u);
+    CHECK_EQ(r.base[0], 0x0u);
+    CHECK_EQ(r.size[0], 0x1000u);
+    CHECK_EQ(r.base[1], 0x80000000u);
+    CHECK_EQ(r.size[1], 0x40000u);
+    CHECK_EQ(r.base[2], 0x8f000000u);
+    CHECK_EQ(r.size[2], 0x100000u);
+    /* QEMU's own trees reserve nothing. */
+    struct blob b = load("qemu-virt-riscv64-4harts-256m.dtb");
+    CHECK(b.size > 0);
+    CHECK_EQ(hive_fdt_open(&fdt, b.p, b.size), HIVE_FDT_OK);
+    CHECK_EQ(hive_fdt_reserved(&fdt, NULL, NULL), 0);
+    free(b.p);
+    /* A reservation block with no terminator inside the blob: corrupt, and
+     * nothing read past it. Every truncation and flipped byte: an answer. */
+    memcpy(c, tree, n);
+    CHECK_EQ(hive_fdt_open(&fdt, c, n), HIVE_FDT_OK);
+    fdt.rsvmap_off = (uint32_t)n - 8;
+    CHECK_EQ(hive_fdt_reserved(&fdt, NULL, NULL), HIVE_FDT_ECORRUPT);
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        bad += exercise(tree, i) == 100;
+        static const unsigned char flips[] = {0x01, 0x80, 0xff};
+        for (unsigned f = 0; f < sizeof flips; f++) {
+            tree[i] ^= flips[f];
+            bad += exercise(tree, n) == 100;
+            tree[i] ^= flips[f];
+        }
+    }
+    CHECK_EQ(bad, 0u);
+    free(c);
 }

@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "hive/board.h"
 #include "hive/hive.h"
+#include "kernel/fdt.h"
 #include "kernel/machine.h"
 
 int main(void) { return hive_test_main(); }
@@ -22,7 +23,7 @@ int main(void) { return hive_test_main(); }
 #error "RAM_MIB: the -m the test is run with, in MiB"
 #endif
 
-extern char __ram_end[], __heap_end[], __image_end[];
+extern char __ram_end[], __heap_start[], __heap_end[], __image_start[], __image_end[];
 /* kernel/machine.c (unistd.h hides it from strict C11). */
 void *sbrk(ptrdiff_t incr);
 
@@ -90,4 +91,43 @@ HIVE_TEST(sbrk_stops_at_the_heap_end)
     char *p = malloc(1 << 20);
     CHECK(p != NULL);
     free(p);
+}
+
+/* What the firmware keeps for itself (the tree's reservation block and
+ * /reserved-memory: on riscv64, OpenSBI's own region) overlaps neither the
+ * heap nor the image. */
+struct kept {
+    unsigned regions, in_heap, in_image;
+};
+
+static void check_kept(uint64_t base, uint64_t size, void *ctx)
+{
+    struct kept *k = ctx;
+    uint64_t end = base + size;
+    printf("ram: the firmware keeps %#llx-%#llx\n", (unsigned long long)base,
+           (unsigned long long)(end - 1));
+    k->regions++;
+    k->in_heap += base < hive_machine.heap_end && end > symbol(__heap_start);
+    k->in_image += base < symbol(__image_end) && end > symbol(__image_start);
+}
+
+HIVE_TEST(firmware_reservations_stay_out_of_the_heap)
+{
+    /* rpi3's mailbox answer: no tree, no reservations known. And a tree
+     * outside the RAM this image maps (below it: QEMU virt aarch64 puts it
+     * at the start of RAM; above it: -m beyond what it was linked for) was
+     * read at entry, with the MMU off, and cannot be read again now. */
+    if (!hive_machine.dtb || hive_machine.dtb < symbol(__image_start) ||
+        hive_machine.dtb + hive_machine.dtb_size > hive_machine.ram_end)
+        return;
+    struct hive_fdt fdt;
+    CHECK_EQ(hive_fdt_open(&fdt, (const void *)hive_machine.dtb, hive_machine.dtb_size), HIVE_FDT_OK);
+    struct kept k = {0};
+    CHECK_EQ(hive_fdt_reserved(&fdt, check_kept, &k), (int)k.regions);
+#ifdef __riscv
+    CHECK(k.regions > 0); /* OpenSBI reserves the memory it runs from */
+#endif
+    CHECK_EQ(k.in_heap, 0u);
+    CHECK_EQ(k.in_image, 0u);
+    CHECK_EQ(hive_machine.image_reserved_size, 0u);
 }
