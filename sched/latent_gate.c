@@ -9,7 +9,7 @@
  *     unless the scheduler is built with tracing: every join then goes out
  *     of line, where it is recorded;
  *   - an interrupt handler is no task context: closed while one runs
- *     (kernel/irq.c, through sched/sched.h), so a join there reaches the
+ *     (kernel/irq.c, through sched/sched.h's inline hooks), so a join there reaches the
  *     out-of-line check that refuses it with HIVE_ESTATE;
  *   - a build that checks the ownership rules (HIVE_DEBUG_CHECKS) closes it
  *     while a spinlock is held (spinlock.c tells), so a join under a lock
@@ -85,14 +85,3 @@ void hive_latent_gate_end(void)
     worker_begins_or_ends(false);
 }
 
-void *hive_sched_interrupt_enter(void)
-{
-    struct hive_latent_stack *saved = hive_latent_here;
-    hive_latent_here = NULL;
-    return saved;
-}
-
-void hive_sched_interrupt_exit(void *saved)
-{
-    hive_latent_here = saved;
-}

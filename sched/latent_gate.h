@@ -1,6 +1,6 @@
 /*
  * Opening and closing the gate of hive_join's inline path (latent_gate.c).
- * The interrupt hooks are the kernel's, declared in sched/sched.h.
+ * The interrupt hooks are the kernel's, inline in sched/sched.h.
  */
 #ifndef HIVE_SCHED_LATENT_GATE_H
 #define HIVE_SCHED_LATENT_GATE_H

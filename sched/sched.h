@@ -48,8 +48,18 @@ void hive_spawn_queue(struct hive_task *task);
 /* An interrupt handler begins on this core: returns what to give back to
  * hive_sched_interrupt_exit when it ends. While it runs, the calling core is
  * out of task context for the scheduler's inline paths too (hive_join's,
- * hive/join_inline.h): its joins go where they are refused. */
-void *hive_sched_interrupt_enter(void);
-void hive_sched_interrupt_exit(void *saved);
+ * hive/join_inline.h): its joins go where they are refused. Inline: every
+ * interrupt passes here, and it is two accesses to one thread-local (the
+ * gate, sched/latent_gate.c). */
+static inline void *hive_sched_interrupt_enter(void)
+{
+    struct hive_latent_stack *saved = hive_latent_here;
+    hive_latent_here = NULL;
+    return saved;
+}
+static inline void hive_sched_interrupt_exit(void *saved)
+{
+    hive_latent_here = saved;
+}
 
 #endif

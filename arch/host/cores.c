@@ -17,9 +17,10 @@
  * A core that has not taken its run by the time core 0 has finished it is
  * not waited for: host_cores_wait withdraws it (the port's contract allows
  * it, sched/port.h: hive's run has ended, and a worker that began now would
- * find nothing to do), and the thread skips that run when it wakes. So a run shorter than a thread's wake-up (tens of
- * microseconds on a busy host) does not wait for one; the cores that did
- * take part are waited for, as before.
+ * find nothing to do), and the thread skips that run when it wakes. So a
+ * run shorter than a thread's wake-up (tens of microseconds on a busy host)
+ * does not wait for one; the cores that did take part are waited for, as
+ * before.
  *
  * fork(): the child has only the thread that forked. The atfork handlers
  * hold the mutex across the fork (so the child never inherits it locked by a
