@@ -17,6 +17,17 @@ unsigned long hive_port_irq_save(void) { return arch_irq_save(); }
 void hive_port_irq_restore(unsigned long state) { arch_irq_restore(state); }
 void hive_port_cpu_relax(void) { arch_cpu_relax(); }
 
+/* Each core runs on its slot of hive_stacks (kernel/cpu.h): the stack is
+ * the slot above its guard page. */
+size_t hive_port_stack_room(void)
+{
+    uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+    uintptr_t low = (uintptr_t)hive_stacks[hive_cpu_id()] + HIVE_STACK_GUARD;
+    if (frame <= low || frame > low + HIVE_STACK_SIZE)
+        return 0;
+    return frame - low;
+}
+
 uint64_t hive_port_now_ns(void)
 {
     uint64_t c = arch_counter(), hz = arch_counter_hz();

@@ -100,7 +100,7 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
 static struct hive_task *help_group_waiter(struct hive_worker *w, void *group)
 {
     struct hive_group *g = group;
-    bool deep = w->wait_depth > HIVE_JOIN_NEST_FREE;
+    bool deep = w->wait_deep;
     /* Our own deque first: this group's tasks are most likely there. Deep,
      * hive_wait_find_work pops it, but only down to the running task's floor
      * (join.c, "Waiting") - where this group's tasks are when the waiting

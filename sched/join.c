@@ -26,11 +26,13 @@
  * Waiting for a stolen fb (hive_group_wait waits the same way, group.c; the
  * loop, and how a waiter that finds nothing parks, are in wait.c): the
  * joiner runs other work meanwhile (never an idle spin while work exists that
- * it may run). While at most HIVE_JOIN_NEST_FREE waits are nested on this
- * core's stack (wait_depth), anything: what is left in the thief's deque
- * first, then its own queues, steals, the global queue. Deeper waits run only
- * two kinds of work, which bounds the stack (the kernel's per-core stacks are
- * 32 KiB on the boards):
+ * it may run). While the wait's frame lies in the upper half of the stack
+ * the core's worker loop began with (w->deep_below, from the port's
+ * hive_port_stack_room), anything: what is left in the thief's deque first,
+ * then its own queues, steals, the global queue - however many waits are
+ * nested there, as in TBB. Waits in the lower half - deep ones - run only
+ * two kinds of work, which bounds the stack (the kernel's per-core stacks
+ * are 32 KiB on the boards):
  *   - leapfrogging: tasks from the deque of the core that took our fb - parts
  *     of fb, so running them cannot grow our stack beyond fb's own depth;
  *   - this core's own deque, popped down to w->forkjoin_floor and no lower: the
@@ -51,18 +53,24 @@
  * cores).
  *
  * The stack bound, with the own deque. Let T be a task running on this core
- * that hosts a deep wait. Waits only nest deeper inside T, so every wait in
- * T's extent is deep, and by induction on the nesting everything run inside
+ * that hosts a deep wait. A wait nested in a deep one is deep (more waits
+ * under it, a frame further down the stack; hive_wait_for also carries the
+ * outer wait's verdict in), so every wait in T's extent is deep, and by
+ * induction on the nesting everything run inside
  * T's extent is a descendant of T in the task tree: leapfrogged parts of an
  * fb of T's, or own entries at or above T's floor. Those were pushed inside
  * T's extent: pushes go to the bottom, and the bottom never drops below the
  * floor there, because every pop inside T's extent stops at a floor of its own
  * (a deep wait's at its task's floor, hive_join's loop below at its own
  * frame) and a floor is never below the one it is nested in. So the tasks
- * nested on a core's stack follow a path down the task tree (below at most
- * HIVE_JOIN_NEST_FREE levels of arbitrary work): the stack is bounded by the
- * tree's depth times the largest task frame plus a wait, whatever the number
- * of tasks. Popping the whole deque instead (as deep group waits used to)
+ * nested on a core's stack follow a path down the task tree below the
+ * stack's middle (arbitrary work nests only above it): the stack is bounded
+ * by half of it plus the tree's depth times the largest task frame plus a
+ * wait, whatever the number of tasks. An earlier rule counted waits instead
+ * (any work at most two waits deep): it bounded nothing on its own - three
+ * levels of big tasks can fill 32 KiB - and it kept a core whose waits nest
+ * deeper from the other cores' work: on UTS's binomial tree T3, whose waits
+ * nest hundreds deep, the second core idled in them (bench/README.md). Popping the whole deque instead (as deep group waits used to)
  * could nest a group's tasks one inside another's wait: a stack as deep as
  * the group is wide. The one exception, in group.c: a deep group wait may
  * run a task of its own group found at the bottom under the floor - the very

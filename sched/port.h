@@ -10,6 +10,7 @@
 #define HIVE_SCHED_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -24,6 +25,15 @@ unsigned hive_port_core_id(void);
 
 /* Number of cores the port has brought up (on the host: worker threads). */
 unsigned hive_port_core_count(void);
+
+/*
+ * Bytes of the calling core's stack below the caller's frame: how deep it
+ * may still grow (stacks grow down on every port). Asked once per run on
+ * each core, by the worker loop, to bound how much of the stack waits may
+ * spend on unrelated work (wait.c). 0 if the caller is not on a stack the
+ * port knows, which makes every wait of that core keep to its own work.
+ */
+size_t hive_port_stack_room(void);
 
 /*
  * Mask interrupts on the calling core and return the previous state, so a

@@ -126,6 +126,8 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     if (w->interval > hive_scheduler.interval_max)
         w->interval = hive_scheduler.interval_max;
     w->wait_depth = 0;
+    w->wait_deep = false;
+    w->deep_below = UINTPTR_MAX; /* hive_worker_main sets it, on its core */
     w->forkjoin_floor = 0;
     w->searching = false;
     w->watch = hive_scheduler.watchdog_ns != 0;

@@ -80,9 +80,6 @@ enum hive_task_kind {
 #define HIVE_INTERVAL_MAX 128u
 #define HIVE_INTERVAL_INIT 32u
 #define HIVE_GLOBAL_LATENCY_NS 1000000u /* target wait of a globally queued task */
-/* Nested join waits that may run any task before a waiter only helps the core
- * that took its frame (bounds stack depth; see join.c). */
-#define HIVE_JOIN_NEST_FREE 2u
 /* How long a join or group waiter keeps helping without finding anything
  * before it parks (wait.c): long enough that the fine-grained joins of a
  * divide-and-conquer run, whose halves take microseconds, never pay for a
@@ -112,8 +109,16 @@ struct hive_worker {
     unsigned polls;         /* find-work calls, for the global interval */
     unsigned interval;      /* poll the global queue first every `interval` polls */
     unsigned wait_depth;    /* nested join/group waits running other tasks */
+    /* The innermost wait on this core is deep: it runs only work of its own
+     * (join.c, "Waiting"). Set by hive_wait_for, which nests it. */
+    bool wait_deep;
+    /* A wait whose frame lies below this address is deep: the middle of the
+     * stack the worker loop had left when the run began
+     * (hive_port_stack_room), so unrelated work never takes more than half
+     * of it. */
+    uintptr_t deep_below;
     /* Deque bottom when the innermost task this core is running began: a
-     * wait nested deeper than HIVE_JOIN_NEST_FREE may pop its own deque down
+     * deep wait (wait_deep) may pop its own deque down
      * to here and no further (sched/join.c, "Waiting"). */
     uint32_t forkjoin_floor;
     bool searching;         /* counted in the idle state's searching count */
@@ -301,10 +306,9 @@ void hive_await_done(_Atomic unsigned long *awaited);
 void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                    struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx);
 /* Any work for a core that is waiting (join/group): NULL if none now.
- * `frame_thief` is the core that took our join frame (or -1). Nested at most
- * HIVE_JOIN_NEST_FREE waits deep: the frame thief's deque, then anything.
- * Deeper: only this core's deque above w->forkjoin_floor, then the frame
- * thief's deque. */
+ * `frame_thief` is the core that took our join frame (or -1). Not deep
+ * (w->wait_deep): the frame thief's deque, then anything. Deep: only this
+ * core's deque above w->forkjoin_floor, then the frame thief's deque. */
 struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief);
 
 /* ---- join.c ---- */

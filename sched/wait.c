@@ -10,7 +10,8 @@
  * the stack.
  *
  * Parking. When helping has found nothing for HIVE_WAIT_SPIN_NS, a waiter
- * nested at most HIVE_JOIN_NEST_FREE waits deep parks as an idle worker does:
+ * that is not deep (its frame in the upper half of the core's stack) parks
+ * as an idle worker does:
  * it tries to become a searcher, looks once more, and parks through the idle
  * protocol (park.c, rules 3 and 4 of idle.c) - its bit in the parked bitmap,
  * so that any enqueue's notify can claim it like any other parked core. It
@@ -54,7 +55,7 @@
 struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
 {
     struct hive_task *t;
-    bool deep = w->wait_depth > HIVE_JOIN_NEST_FREE;
+    bool deep = w->wait_deep;
     /* Deep: first this core's own entries above the running task's floor -
      * pushed by that task or by work nested in its waits, e.g. group tasks
      * a leapfrogged task spawned and left behind; nobody else may be able to
@@ -133,6 +134,13 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                    struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx)
 {
     w->wait_depth++;
+    /* Deep if in the lower half of the stack, or nested in a deep wait
+     * (join.c, "Waiting"). The stack only grows inside a wait, so the second
+     * is the first again; carried in all the same, because the stack bound's
+     * induction rests on it, not on where a compiler puts a local. */
+    bool outer_deep = w->wait_deep;
+    char here;
+    w->wait_deep = outer_deep || (uintptr_t)&here < w->deep_below;
     /* The latent frames of the joins this wait is nested in are the best
      * work this core can offer while it waits; and the work the wait runs
      * must share only frames of its own (join.c, "Order"). */
@@ -142,7 +150,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
     struct hive_watch_mark watch = {0, 0};
     if (w->watch)
         watch = hive_watch_suspend(w->id);
-    bool may_park = w->wait_depth <= HIVE_JOIN_NEST_FREE;
+    bool may_park = !w->wait_deep;
     uint64_t fruitless_since = 0; /* 0: the last look found work */
     while (hive_await_count(awaited) != 0) {
         struct hive_task *t = help(w, ctx);
@@ -185,5 +193,6 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
     if (w->watch)
         hive_watch_resume(w->id, watch);
     hive_latent_end_wait(w, latent_floor);
+    w->wait_deep = outer_deep;
     w->wait_depth--;
 }

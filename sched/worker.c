@@ -54,6 +54,10 @@ void hive_worker_main(void *unused)
     unsigned id = hive_port_core_id();
     struct hive_worker *w = &hive_workers[id];
     hive_tls_worker = w;
+    /* Half the stack below here: what waits may spend on unrelated work
+     * (hive_wait_for). No room known: every wait keeps to its own work. */
+    char here;
+    w->deep_below = (uintptr_t)&here - hive_port_stack_room() / 2;
     hive_latent_gate_begin(&w->latent);
     HIVE_TRACE_CORE_BEGIN();
 #ifdef HIVE_DEBUG_CHECKS

@@ -106,6 +106,11 @@ HIVE_TEST(deep_wait_runs_own_deque)
     sched_case_deep_wait_own_deque(200 / SCALE, 2000000000ull);
 }
 
+HIVE_TEST(wait_low_on_the_stack_is_deep)
+{
+    sched_case_low_wait_is_deep();
+}
+
 /* The calling thread's CPU time: the waiting core's, in the case below. */
 static uint64_t thread_cpu_ns(void)
 {

@@ -553,15 +553,36 @@ static void sched_case_run_again(unsigned cores, unsigned runs)
     }
 }
 
+/*
+ * Spend this core's stack a KiB a frame until the frame is below its middle,
+ * where every wait is deep (sched/join.c, "Waiting"), then call fn(arg)
+ * there. Returns the frames spent. Not inlined into itself: riscv64 builds
+ * refuse frames above 4 KiB.
+ */
+__attribute__((noinline)) static unsigned sw_descend(unsigned frames, void (*fn)(void *),
+                                                     void *arg)
+{
+    volatile char pad[1024];
+    pad[0] = (char)frames;
+    char here;
+    if ((uintptr_t)&here < hive_tls_worker->deep_below) {
+        fn(arg);
+        return frames;
+    }
+    unsigned n = sw_descend(frames + 1, fn, arg);
+    return n + (unsigned)(pad[0] != (char)frames); /* pad outlives the call */
+}
+
 /* ---- a group task left above a deep join wait ------------------------------------ */
 
 /*
  * The hang this case guards against (fixed in sched/join.c's wait): at 2
  * workers, a chain of joins whose fb halves alternate between the cores
  * (each fa spins until its fb has started elsewhere) nests waits on both
- * cores deeper than HIVE_JOIN_NEST_FREE, where a waiter only takes work from
- * the core running its fb. At the bottom of the chain, core X runs level K
- * (its group waits are deep) while core Y waits for it (deep, helping X):
+ * cores, all deep - each core's first level spends half its stack first -
+ * where a waiter only takes work from the core running its fb. At the
+ * bottom of the chain, core X runs level K (its group waits are deep) while
+ * core Y waits for it (deep, helping X):
  *   level K on X:  hive_join(spin until L has run, L); then wait for group g
  *   L, which Y leapfrogs from X's deque inside its wait: spawns G into g and
  *     returns without waiting (legal: g is waited for within the run)
@@ -570,7 +591,7 @@ static void sched_case_run_again(unsigned cores, unsigned runs)
  * X's wait for g spins against a deadline first; past it the case fails and
  * rescues G (steals it from Y's deque) so the test ends instead of hanging.
  */
-#define SW_DEEP_LEVELS (2u * HIVE_JOIN_NEST_FREE + 2u)
+#define SW_DEEP_LEVELS 6u
 
 struct sw_deep {
     uint64_t deadline_ns;
@@ -578,8 +599,8 @@ struct sw_deep {
     int core[SW_DEEP_LEVELS + 1];      /* worker that ran each level */
     atomic_bool l_done;
     atomic_int l_core;                 /* worker that ran L, or -1 */
-    unsigned l_depth;                  /* its wait_depth when it ran L */
-    unsigned x_depth;                  /* level K's core's wait_depth at level K */
+    bool l_deep;                       /* the wait it ran L in was deep */
+    bool x_deep;                       /* level K's core was in a deep wait there */
     struct hive_group g;
     struct hive_task gtask;
     atomic_bool g_ran;
@@ -612,7 +633,7 @@ static void sw_deep_l(void *p)
 {
     (void)p;
     atomic_store(&sw_deep_g.l_core, hive_worker_id());
-    sw_deep_g.l_depth = hive_tls_worker->wait_depth;
+    sw_deep_g.l_deep = hive_tls_worker->wait_deep;
     CHECK_EQ(hive_group_spawn(&sw_deep_g.g, &sw_deep_g.gtask, sw_deep_gtask), HIVE_OK);
     atomic_store(&sw_deep_g.l_done, true);
 }
@@ -627,7 +648,7 @@ static void sw_deep_wait_l(void *p)
 static void sw_deep_bottom(void)
 {
     struct hive_worker *w = hive_tls_worker;
-    sw_deep_g.x_depth = w->wait_depth;
+    sw_deep_g.x_deep = w->wait_deep;
     CHECK_EQ(hive_join(sw_deep_wait_l, NULL, sw_deep_l, NULL), HIVE_OK);
     if (!sw_deep_spin(&sw_deep_g.g_ran)) {
         sw_deep_g.hangs++;
@@ -650,16 +671,25 @@ static void sw_deep_fa(void *p)
         atomic_fetch_add(&sw_deep_g.fa_timeouts, 1);
 }
 
-static void sw_deep_level(void *p)
+static void sw_deep_level_work(void *p)
 {
     unsigned k = (unsigned)(uintptr_t)p;
-    sw_deep_g.core[k] = hive_worker_id();
-    atomic_store(&sw_deep_g.started[k], true);
     if (k == SW_DEEP_LEVELS) {
         sw_deep_bottom();
         return;
     }
     CHECK_EQ(hive_join(sw_deep_fa, p, sw_deep_level, (void *)(uintptr_t)(k + 1)), HIVE_OK);
+}
+
+static void sw_deep_level(void *p)
+{
+    unsigned k = (unsigned)(uintptr_t)p;
+    sw_deep_g.core[k] = hive_worker_id();
+    atomic_store(&sw_deep_g.started[k], true);
+    if (k <= 1)
+        (void)sw_descend(0, sw_deep_level_work, p); /* each core's first level */
+    else
+        sw_deep_level_work(p);
 }
 
 static void sched_case_deep_wait_own_deque(unsigned rounds, uint64_t deadline_ns)
@@ -676,8 +706,8 @@ static void sched_case_deep_wait_own_deque(unsigned rounds, uint64_t deadline_ns
         for (unsigned k = 1; k <= SW_DEEP_LEVELS; k++)
             CHECK(sw_deep_g.core[k] != sw_deep_g.core[k - 1]);
         CHECK(atomic_load(&sw_deep_g.l_core) != sw_deep_g.core[SW_DEEP_LEVELS]);
-        CHECK(sw_deep_g.l_depth > HIVE_JOIN_NEST_FREE);
-        CHECK(sw_deep_g.x_depth >= HIVE_JOIN_NEST_FREE);
+        CHECK(sw_deep_g.l_deep);
+        CHECK(sw_deep_g.x_deep);
         /* And G did not need the rescue. */
         CHECK_EQ(sw_deep_g.hangs, 0);
         CHECK(atomic_load(&sw_deep_g.g_ran));
@@ -687,6 +717,63 @@ static void sched_case_deep_wait_own_deque(unsigned rounds, uint64_t deadline_ns
             break;
         }
     }
+}
+
+/* ---- a wait in the lower half of the stack keeps to its own work ------------------- */
+
+/*
+ * However shallow, a wait whose frame lies below the middle of the stack its
+ * core's worker loop began with is deep (sched/join.c, "Waiting"): a waiter
+ * that ran unrelated work there could run a board's 32 KiB stack into its
+ * guard. The case spends stack a KiB a frame until it is past the middle,
+ * then waits for a group task of its own, which reports the wait it runs in:
+ * deep, one wait deep. And the same wait high up is not deep - which a port
+ * that cannot tell where its stack lies (room 0: every wait deep) fails.
+ */
+struct sw_low {
+    struct hive_group g;
+    struct hive_task task;
+    bool deep;        /* the wait the task ran in was deep */
+    unsigned depth;   /* and that many waits deep */
+    unsigned frames;  /* KiB frames spent to get below the middle */
+};
+
+static struct sw_low sw_low_g;
+
+static void sw_low_task(struct hive_task *t)
+{
+    (void)t;
+    sw_low_g.deep = hive_tls_worker->wait_deep;
+    sw_low_g.depth = hive_tls_worker->wait_depth;
+}
+
+static void sw_low_wait(void *unused)
+{
+    (void)unused;
+    hive_group_init(&sw_low_g.g);
+    CHECK_EQ(hive_group_spawn(&sw_low_g.g, &sw_low_g.task, sw_low_task), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_low_g.g), HIVE_OK);
+}
+
+static void sw_low_entry(void *low)
+{
+    memset(&sw_low_g, 0, sizeof sw_low_g);
+    if (low)
+        sw_low_g.frames = sw_descend(0, sw_low_wait, NULL);
+    else
+        sw_low_wait(NULL);
+}
+
+static void sched_case_low_wait_is_deep(void)
+{
+    /* One worker: nothing else takes the task, the wait runs it. */
+    SW_RUN(1, sw_low_entry, NULL);
+    CHECK(!sw_low_g.deep);
+    CHECK_EQ(sw_low_g.depth, 1);
+    SW_RUN(1, sw_low_entry, (void *)1);
+    CHECK(sw_low_g.deep);
+    CHECK_EQ(sw_low_g.depth, 1);
+    CHECK(sw_low_g.frames > 0);
 }
 
 /* ---- a waiter parks while the awaited work runs long, and wakes when it ends ------- */

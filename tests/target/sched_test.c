@@ -87,6 +87,12 @@ HIVE_TEST(deep_wait_runs_own_deque)
         TIMED("deep_wait", sched_case_deep_wait_own_deque(20, 2000000000ull));
 }
 
+HIVE_TEST(wait_low_on_the_stack_is_deep)
+{
+    /* One worker, whatever the core count: the others sit it out. */
+    sched_case_low_wait_is_deep();
+}
+
 HIVE_TEST(waiter_parks_and_wakes)
 {
     /* The other half runs 200 ms of guest time on another core. */
