@@ -53,28 +53,29 @@
  * cores).
  *
  * The stack bound, with the own deque. Let T be a task running on this core
- * that hosts a deep wait. A wait nested in a deep one is deep (more waits
- * under it, a frame further down the stack; hive_wait_for also carries the
- * outer wait's verdict in), so every wait in T's extent is deep, and by
- * induction on the nesting everything run inside
- * T's extent is a descendant of T in the task tree: leapfrogged parts of an
- * fb of T's, or own entries at or above T's floor. Those were pushed inside
- * T's extent: pushes go to the bottom, and the bottom never drops below the
- * floor there, because every pop inside T's extent stops at a floor of its own
- * (a deep wait's at its task's floor, hive_join's loop below at its own
- * frame) and a floor is never below the one it is nested in. So the tasks
- * nested on a core's stack follow a path down the task tree below the
- * stack's middle (arbitrary work nests only above it): the stack is bounded
- * by half of it plus the tree's depth times the largest task frame plus a
- * wait, whatever the number of tasks. An earlier rule counted waits instead
- * (any work at most two waits deep): it bounded nothing on its own - three
- * levels of big tasks can fill 32 KiB - and it kept a core whose waits nest
- * deeper from the other cores' work: on UTS's binomial tree T3, whose waits
- * nest hundreds deep, the second core idled in them (bench/README.md). Popping the whole deque instead (as deep group waits used to)
- * could nest a group's tasks one inside another's wait: a stack as deep as
- * the group is wide. The one exception, in group.c: a deep group wait may
- * run a task of its own group found at the bottom under the floor - the very
- * work it waits for, where a serial run of the group would run it too.
+ * that hosts a deep wait. A wait nested in a deep one is deep (its frame is
+ * further down the stack, and hive_wait_for carries the outer wait's verdict
+ * in as well), so every wait in T's extent is deep, and by induction on the
+ * nesting everything run inside T's extent is a descendant of T in the task
+ * tree: leapfrogged parts of an fb of T's, or own entries at or above T's
+ * floor. Those were pushed inside T's extent: pushes go to the bottom, and
+ * the bottom never drops below the floor there, because every pop inside T's
+ * extent stops at a floor of its own (a deep wait's at its task's floor,
+ * hive_join's loop below at its own frame) and a floor is never below the one
+ * it is nested in. So the tasks nested on a core's stack follow a path down
+ * the task tree below the stack's middle (arbitrary work nests only above
+ * it): the stack is bounded by half of it plus the tree's depth times the
+ * largest task frame plus a wait, whatever the number of tasks. An earlier
+ * rule counted waits instead (any work at most two waits deep): it bounded
+ * nothing on its own - three levels of big tasks can fill 32 KiB - and it
+ * kept a core whose waits nest deeper from the other cores' work: on UTS's
+ * binomial tree T3, whose waits nest up to 1,572 deep, the second core idled
+ * in them (bench/README.md). Popping the whole deque instead (as deep group
+ * waits used to) could nest a group's tasks one inside another's wait: a
+ * stack as deep as the group is wide. The one exception, in group.c: a deep
+ * group wait may run a task of its own group found at the bottom under the
+ * floor - the very work it waits for, where a serial run of the group would
+ * run it too.
  *
  * Latent frames. Offering every fb to thieves costs two full fences per
  * join (the deque pop's, and the notify's that rule 1 of idle.c needs after
