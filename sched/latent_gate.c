@@ -9,8 +9,8 @@
  *     unless the scheduler is built with tracing: every join then goes out
  *     of line, where it is recorded;
  *   - an interrupt handler is no task context: closed while one runs
- *     (kernel/irq.c, through sched/sched.h's inline hooks), so a join there reaches the
- *     out-of-line check that refuses it with HIVE_ESTATE;
+ *     (kernel/irq.c, through sched/sched.h's inline hooks), so a join there
+ *     reaches the out-of-line check that refuses it with HIVE_ESTATE;
  *   - a build that checks the ownership rules (HIVE_DEBUG_CHECKS) closes it
  *     while a spinlock is held (spinlock.c tells), so a join under a lock
  *     always reaches the check that panics, not only when it happens to
@@ -84,4 +84,3 @@ void hive_latent_gate_end(void)
     hive_latent_here = NULL;
     worker_begins_or_ends(false);
 }
-
