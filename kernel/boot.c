@@ -125,9 +125,20 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
 
     cores_expected = start_secondaries(boot_hw_id);
 
-    /* A core that never arrives is a bring-up bug: fail loudly, never hang. */
+    /* A core that never arrives is a bring-up bug: fail loudly, never hang.
+     * The deadline is 5 s after the last core that arrived, not after the
+     * first start: under an emulator on a busy host each core's firmware
+     * start-up can take a good part of a second (96 harts of QEMU virt
+     * riscv64 through OpenSBI, two such machines on two host CPUs, took
+     * longer than 5 s in all), while a core that is lost stops the count
+     * for good, and is named 5 s later either way. */
+    unsigned arrived = hive_cpu_count();
     uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
-    while (hive_cpu_count() < cores_expected) {
+    for (unsigned online; (online = hive_cpu_count()) < cores_expected;) {
+        if (online != arrived) {
+            arrived = online;
+            deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
+        }
         if (arch_counter() > deadline) {
             for (unsigned i = 1; i < cores_expected; i++)
                 if (!atomic_load_explicit(&core_arrived[i], memory_order_relaxed))

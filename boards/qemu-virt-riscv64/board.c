@@ -45,12 +45,13 @@ void board_console_putc(char c)
 
 /* ---- cores: harts started through SBI HSM ---- */
 
-/* Harts 0..31, all S-mode capable; OpenSBI's boot hart may be any of them
+/* Harts 0..95, all S-mode capable; OpenSBI's boot hart may be any of them
  * and keeps the others stopped until hart_start. An absent one is an SBI
  * error. */
 #define HARTS4(h) (h), (h) + 1, (h) + 2, (h) + 3
 #define HARTS16(h) HARTS4(h), HARTS4((h) + 4), HARTS4((h) + 8), HARTS4((h) + 12)
-const uintptr_t board_core_hw_ids[] = {HARTS16(0), HARTS16(16)};
+const uintptr_t board_core_hw_ids[] = {HARTS16(0),  HARTS16(16), HARTS16(32),
+                                       HARTS16(48), HARTS16(64), HARTS16(80)};
 const unsigned board_core_hw_id_count = sizeof board_core_hw_ids / sizeof board_core_hw_ids[0];
 _Static_assert(sizeof board_core_hw_ids / sizeof board_core_hw_ids[0] == HIVE_BOARD_MAX_CORES,
                "one hart id per core the board may have");
@@ -83,7 +84,8 @@ noreturn void board_exit(int status)
 #define S_CONTEXT(h) (2 * (h) + 1)
 #define S_CONTEXTS4(h) S_CONTEXT(h), S_CONTEXT((h) + 1), S_CONTEXT((h) + 2), S_CONTEXT((h) + 3)
 #define S_CONTEXTS16(h) S_CONTEXTS4(h), S_CONTEXTS4((h) + 4), S_CONTEXTS4((h) + 8), S_CONTEXTS4((h) + 12)
-static const unsigned plic_s_context[] = {S_CONTEXTS16(0), S_CONTEXTS16(16)};
+static const unsigned plic_s_context[] = {S_CONTEXTS16(0),  S_CONTEXTS16(16), S_CONTEXTS16(32),
+                                          S_CONTEXTS16(48), S_CONTEXTS16(64), S_CONTEXTS16(80)};
 
 const struct plic_config board_plic = {
     .base = VIRT_PLIC,

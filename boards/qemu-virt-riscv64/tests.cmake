@@ -56,7 +56,10 @@ target_compile_definitions(ram_48m PRIVATE RAM_MIB=48)
 hive_add_target_test(ram_512m SOURCES ram_test.c CORES 1 4 QEMU_ARGS -m 512M)
 target_compile_definitions(ram_512m PRIVATE RAM_MIB=512)
 
-# Many cores: 32, with one hart more than the image runs (which it says in
-# one line). About 5 s on a loaded 2-CPU host.
-hive_board_run(many_cores_beyond many_cores 32 ""
-  --expect "^hive: 33 cores found, this image runs 32$" QEMU_ARGS -smp 33)
+# Many cores: 32, 64 (a full word of the idle bitmap), and 96 (two words)
+# with one hart more than the image runs, which it says in one line.
+# About 2-4, 2-4 and 3-10 s on a loaded 2-CPU host.
+hive_board_run(many_cores many_cores 32 "")
+hive_board_run(many_cores many_cores 64 "")
+hive_board_run(many_cores_beyond many_cores 96 ""
+  --expect "^hive: 97 cores found, this image runs 96$" QEMU_ARGS -smp 97)

@@ -44,7 +44,7 @@ done
 expect run_h 0 '^tools/hive run' -- hive run -h
 expect_out help_run_elf '--elf FILE'
 expect_out help_run_banner '--firmware-banner'
-expect_out help_run_ranges 'qemu-virt-riscv64 +1-32 cores'
+expect_out help_run_ranges 'qemu-virt-riscv64 +1-96 cores'
 expect_out help_run_apps 'apps/ \(default demo\): .*demo'
 expect help_image_boards 0 '^  --board B .*visionfive2' -- hive help image
 expect_out help_image_out '--out DIR'

@@ -32,10 +32,10 @@ refused cores_zero '^hive: run: --cores 0 is out of range: qemu-virt-aarch64 run
   "$hive" run --cores 0
 refused cores_above_aarch64 '^hive: run: --cores 97 is out of range: qemu-virt-aarch64 runs 1-96 cores$' \
   "$hive" run --board qemu-virt-aarch64 --cores 97
-refused cores_above_riscv64 '^hive: run: --cores 33 is out of range: qemu-virt-riscv64 runs 1-32 cores$' \
-  "$hive" run --board qemu-virt-riscv64 --cores 33
-refused cores_equals_form '^hive: run: --cores 33 is out of range: qemu-virt-riscv64 runs 1-32 cores$' \
-  "$hive" run --board=qemu-virt-riscv64 --cores=33
+refused cores_above_riscv64 '^hive: run: --cores 97 is out of range: qemu-virt-riscv64 runs 1-96 cores$' \
+  "$hive" run --board qemu-virt-riscv64 --cores 97
+refused cores_equals_form '^hive: run: --cores 97 is out of range: qemu-virt-riscv64 runs 1-96 cores$' \
+  "$hive" run --board=qemu-virt-riscv64 --cores=97
 refused cores_huge 'out of range: qemu-virt-aarch64 runs 1-96 cores' \
   "$hive" run --cores 99999999999999999999
 refused cores_word "^hive: run: --cores wants a number of cores, not 'four' \\(qemu-virt-aarch64 runs 1-96\\)$" \
@@ -80,8 +80,8 @@ refused help_unknown "^hive: help: no command 'start' \\(commands: run test soak
 refused command_unknown "^hive: no command 'start' \\(commands: " "$hive" start
 
 # trace: the board's range, the host's apps, and a log to convert.
-refused trace_cores '^hive: trace: --cores 33 is out of range: qemu-virt-riscv64 runs 1-32 cores$' \
-  "$hive" trace --board qemu-virt-riscv64 --cores 33
+refused trace_cores '^hive: trace: --cores 97 is out of range: qemu-virt-riscv64 runs 1-96 cores$' \
+  "$hive" trace --board qemu-virt-riscv64 --cores 97
 refused trace_host_cores '^hive: trace: --cores 300 is out of range: the host runs 1-256 cores$' \
   "$hive" trace --host --cores 300
 refused trace_host_and_board '^hive: trace: --host or --board, not both$' \
@@ -96,8 +96,8 @@ refused trace_log_and_app "^hive: trace: an app \\('mix'\\) or --log FILE, not b
 refused trace_elf_alone '^hive: trace: --elf goes with --log' "$hive" trace --elf "$tmp/text.elf" mix
 
 # soak: judged by tools/soak before tools/hive builds anything.
-refused soak_cores "^soak: --cores 33 is out of range: qemu-virt-riscv64 runs 1-32 cores$" \
-  "$hive" soak --board qemu-virt-riscv64 --cores 33
+refused soak_cores "^soak: --cores 97 is out of range: qemu-virt-riscv64 runs 1-96 cores$" \
+  "$hive" soak --board qemu-virt-riscv64 --cores 97
 refused soak_runs_missing '^soak: --runs needs a value$' "$hive" soak --runs
 refused soak_image "'nope' is not a soak image" "$hive" soak --image nope
 refused soak_board "^soak: unknown board 'x'" "$hive" soak --board x
