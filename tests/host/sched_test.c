@@ -257,6 +257,71 @@ HIVE_TEST(outside_threads_have_their_own_pool)
     CHECK_EQ(atomic_load(&own_pool_runs), 2 * OWN_POOL);
 }
 
+/* Each run has the pool size it asks for, whether it changes between runs
+ * or stays (a run with the last run's size skips the pools' rebuild). */
+static unsigned pool_size_got;
+
+static void pool_size_entry(void *p)
+{
+    (void)p;
+    /* The only worker is here: no header comes back until this returns. */
+    pool_size_got = 0;
+    while (pool_size_got <= HIVE_POOL_MAX && hive_spawn_fn(own_pool_fn, NULL) == HIVE_OK)
+        pool_size_got++;
+}
+
+HIVE_TEST(pool_size_per_run)
+{
+    static const unsigned sizes[] = {8, 8, 16, 3, 3, 8};
+    for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        struct hive_config c = sw_cfg(1);
+        c.pool_size = sizes[i];
+        atomic_store(&own_pool_runs, 0);
+        CHECK_EQ(hive_run(pool_size_entry, NULL, &c), HIVE_OK);
+        CHECK_EQ(pool_size_got, sizes[i]);
+        CHECK_EQ(atomic_load(&own_pool_runs), sizes[i]);
+    }
+}
+
+/* A run's statistics name its own cores only: those of a bigger run before
+ * it are gone, not left above the smaller run's count. The bigger run puts
+ * a task on each of its 3 cores (each waits until all 3 run), so each of
+ * them has counted something that the smaller run must not show. */
+#define GATHER_CORES 3
+static atomic_uint gathered;
+
+static void gather_fn(void *p)
+{
+    (void)p;
+    atomic_fetch_add(&gathered, 1);
+    uint64_t t0 = hive_port_now_ns();
+    while (atomic_load(&gathered) < GATHER_CORES && hive_port_now_ns() - t0 < 10000000000u)
+        sched_yield();
+}
+
+static void gather_entry(void *p)
+{
+    (void)p;
+    for (unsigned i = 0; i < GATHER_CORES; i++)
+        CHECK_EQ(hive_spawn_fn(gather_fn, NULL), HIVE_OK);
+}
+
+HIVE_TEST(stats_of_a_smaller_run)
+{
+    struct hive_core_stats zero = {0};
+    atomic_store(&gathered, 0);
+    SW_RUN(GATHER_CORES, gather_entry, NULL);
+    CHECK_EQ(atomic_load(&gathered), GATHER_CORES);
+    const struct hive_stats *st = hive_stats_last();
+    CHECK_EQ(st->cores, GATHER_CORES);
+    for (unsigned i = 0; i < GATHER_CORES; i++)
+        CHECK(st->core[i].tasks_run > 0);
+    sched_case_fib(1, 18);
+    CHECK_EQ(st->cores, 1);
+    for (unsigned i = 1; i < HIVE_MAX_WORKERS; i++)
+        CHECK(memcmp(&st->core[i], &zero, sizeof zero) == 0);
+}
+
 /* A park timeout near UINT64_MAX is a long sleep, not a deadline that wraps
  * into the past and makes every park return at once (a busy spin). */
 static void huge_timeout_entry(void *p)
