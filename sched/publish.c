@@ -69,6 +69,12 @@ struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, s
         atomic_fetch_add_explicit(&hive_scheduler.injected, 1, memory_order_relaxed);
         break;
     }
+    /* A worker's own push in a run of one worker: that worker is this one,
+     * running, so there is nobody to wake, and the notify's fence would be
+     * the dearest instruction of the spawn. (Pushes from outside the run's
+     * workers, w == NULL, always notify: the one worker may be parked.) */
+    if (w && hive_scheduler.workers == 1)
+        return NULL;
     hive_notify_idle(w);
     return NULL;
 }
