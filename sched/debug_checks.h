@@ -14,6 +14,8 @@
  *     (run_task.c: its state must still say QUEUED when it is run);
  *   - a join frame is joined once: run by a thief or taken back by its
  *     joiner, never both, never twice (join.c);
+ *   - a run starts with every core's queues empty: the last run's end
+ *     emptied them, and the next reuses them as they are (steal.c);
  *   - no spinlock is held across a join, a group wait or a park (spinlock.c
  *     counts what each core holds). Counted from where the worker started:
  *     what the port held when it called the worker is the port's business
@@ -39,6 +41,7 @@
 #define HIVE_RULE_RUN_ONCE "rule broken: a queued task is run by one core, once per spawn"
 #define HIVE_RULE_JOIN_ONCE "rule broken: a join frame is joined once"
 #define HIVE_RULE_LATENT_NESTED "rule broken: joins on one core end in the reverse order they began"
+#define HIVE_RULE_QUEUES_EMPTY_AT_START "rule broken: a run starts with every core's queues empty"
 #define HIVE_RULE_NO_LOCK_HELD "rule broken: no spinlock is held across a join, a group wait or a park"
 #define HIVE_RULE_NOT_IN_INTERRUPT "rule broken: nothing that may block runs in an interrupt handler"
 

@@ -144,7 +144,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->latent.all_busy = (uint64_t)hive_scheduler.workers << 32;
     w->latent.inline_joins = 0;
     w->credits = 0;
-    hive_core_queues_init_at(&w->queues, id, 0);
+    hive_core_queues_reset(&w->queues, id);
 }
 
 /* A group task left queued at the end of the run: dropped unrun (see the

@@ -15,6 +15,17 @@ void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32
     hive_deque_init_at(&q->forkjoin, owner, start);
 }
 
+void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner)
+{
+    /* relaxed (all): between runs nobody else touches q. */
+    HIVE_CHECK(atomic_load_explicit(&q->ring.tail, memory_order_relaxed) ==
+                       hive_ring_real_head(atomic_load_explicit(&q->ring.head, memory_order_relaxed)) &&
+                   atomic_load_explicit(&q->forkjoin.top, memory_order_relaxed) ==
+                       atomic_load_explicit(&q->forkjoin.bottom, memory_order_relaxed),
+               HIVE_RULE_QUEUES_EMPTY_AT_START);
+    q->ring.owner = q->forkjoin.owner = owner;
+}
+
 void hive_core_queues_adopt(struct hive_core_queues *q)
 {
     q->ring.owner = q->forkjoin.owner = hive_port_core_id();

@@ -41,6 +41,12 @@ struct hive_core_queues {
  * every index at `start` (tests start near 2^32 to wrap; the scheduler at 0).
  * No other core may use q meanwhile. */
 void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32_t start);
+/* Empty queues (as hive_core_queues_init_at or the last run left them: the
+ * run's end empties them) get the owner `owner` for the next run; their
+ * indices stay where they are, and the slots keep stale pointers nobody
+ * reads (only [head, tail) and [top, bottom) are ever read). What an empty
+ * run saves: clearing 2 x 256 slots per core, half of its instructions. */
+void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner);
 /* The calling core takes q over: its owner has stopped for good (after a
  * run, to move what is left to the global queue). */
 void hive_core_queues_adopt(struct hive_core_queues *q);
