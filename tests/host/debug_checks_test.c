@@ -68,6 +68,8 @@ static void expect_panic_only_when_broken(void (*body)(int broken), const char *
     CHECK(strstr(err, "panic") == NULL);
 }
 
+static void noop_entry(void *arg) { (void)arg; }
+
 static void run_one_worker(void (*entry)(void *), void *arg)
 {
     struct hive_config c = {0};
@@ -141,6 +143,28 @@ HIVE_TEST(only_the_owner_pushes_and_pops_its_deque)
 {
     expect_panic_only_when_broken(deque_push_by, HIVE_RULE_DEQUE_OWNER);
     expect_panic_only_when_broken(deque_pop_by, HIVE_RULE_DEQUE_OWNER);
+}
+
+/* ---- a run starts with every core's queues empty ----------------------------- */
+
+/* Broken: a task left in core 0's ring after a run (pushed behind the
+ * scheduler's back), which the next run would reuse as it stands. */
+static void queues_left_full(int broken)
+{
+    run_one_worker(noop_entry, NULL);
+    if (broken) {
+        struct hive_ring *ring = &hive_workers[0].queues.ring;
+        hive_host_bind_core(ring->owner); /* whoever took it over at the end */
+        hive_ring_push(ring, &loose[0], &spill);
+        /* So the panic names a core, as hive_run's caller does on a board. */
+        hive_host_bind_core(0);
+    }
+    run_one_worker(noop_entry, NULL);
+}
+
+HIVE_TEST(a_run_starts_with_empty_queues)
+{
+    expect_panic_only_when_broken(queues_left_full, HIVE_RULE_QUEUES_EMPTY_AT_START);
 }
 
 /* ---- a queued task is run by one core, once per spawn ---------------------- */
