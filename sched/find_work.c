@@ -99,6 +99,17 @@ struct hive_task *hive_find_local(struct hive_worker *w)
     return hive_ring_pop(&w->queues.ring);
 }
 
+bool hive_start_searching(struct hive_worker *w)
+{
+    bool first_want = false;
+    w->searching = hive_idle_start_search(&hive_scheduler.idle, &first_want);
+    /* The first core to want work closes the other cores' inline join gates
+     * (join.c, latent_gate.c); while any core wants, they stay closed. */
+    if (first_want)
+        hive_latent_want(w);
+    return w->searching;
+}
+
 void hive_stop_searching(struct hive_worker *w)
 {
     w->searching = false;
@@ -111,9 +122,7 @@ struct hive_task *hive_find_work(struct hive_worker *w)
 {
     struct hive_task *t = hive_find_local(w);
     if (!t) {
-        if (!w->searching)
-            w->searching = hive_idle_start_search(&hive_scheduler.idle);
-        if (w->searching)
+        if (w->searching || hive_start_searching(w))
             t = hive_steal_round(w);
         if (!t)
             t = hive_pull_global(w);

@@ -121,7 +121,12 @@ void hive_idle_init(struct hive_idle *idle, unsigned n)
         atomic_store(&idle->parked[i], 0);
 }
 
-bool hive_idle_start_search(struct hive_idle *idle)
+static uint64_t all_busy(unsigned n)
+{
+    return (uint64_t)n * ONE_UNPARKED;
+}
+
+bool hive_idle_start_search(struct hive_idle *idle, bool *first_want)
 {
     unsigned n = hive_idle_workers(idle);
     uint64_t s = atomic_load(&idle->state);
@@ -129,6 +134,8 @@ bool hive_idle_start_search(struct hive_idle *idle)
         if (2 * hive_idle_searching(s) >= n)
             return false;
         if (atomic_compare_exchange_weak(&idle->state, &s, s + ONE_SEARCHING)) {
+            if (first_want)
+                *first_want = s == all_busy(n);
             /* The scan that follows must be late (see above). */
             atomic_thread_fence(memory_order_seq_cst);
             return true;
@@ -173,7 +180,7 @@ int hive_idle_notify(struct hive_idle *idle)
     return -1;
 }
 
-bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching)
+bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching, bool *first_want)
 {
     uint64_t mask = (uint64_t)1 << (id % 64);
     uint64_t old = atomic_fetch_or(&idle->parked[id / 64], mask);
@@ -183,6 +190,8 @@ bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching)
     uint64_t prev = atomic_fetch_sub(&idle->state, dec);
     if (hive_idle_unparked(prev) == 0 || (searching && hive_idle_searching(prev) == 0))
         idle_panic("idle count underflow");
+    if (first_want)
+        *first_want = prev == all_busy(hive_idle_workers(idle));
     /* Rule 3: nobody searches after us (we were the last searcher, or no
      * searcher is left of those that made the cap refuse us). */
     bool rescan = hive_idle_searching(prev) == (searching ? 1u : 0u);

@@ -47,8 +47,11 @@ static inline uint32_t hive_idle_unparked(uint64_t s) { return (uint32_t)(s >> 3
 /* Before a run, with no worker active: n workers, all awake, none searching. */
 void hive_idle_init(struct hive_idle *idle, unsigned n);
 
-/* Become a searcher unless half the workers already search. */
-bool hive_idle_start_search(struct hive_idle *idle);
+/* Become a searcher unless half the workers already search. *first_want
+ * (if not NULL) is set to whether this call made the state leave "every
+ * worker awake, none searching": the caller is the first to want work then
+ * (join.c's hive_latent_want). */
+bool hive_idle_start_search(struct hive_idle *idle, bool *first_want);
 /* Stop searching (found work). True if we were the last searcher: the caller
  * must then notify (wake another to keep searching). */
 bool hive_idle_stop_search(struct hive_idle *idle);
@@ -65,8 +68,9 @@ int hive_idle_notify(struct hive_idle *idle);
  * searching if it was). Returns true if nobody searches after that (it was
  * the last searcher, or a non-searcher with no searcher left): it must then
  * rescan every queue and notify if it finds work (rule 3 of idle.c).
+ * *first_want as for hive_idle_start_search.
  */
-bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching);
+bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching, bool *first_want);
 /* Still parked (nobody has claimed us)? */
 bool hive_idle_is_parked(struct hive_idle *idle, unsigned id);
 /*

@@ -80,16 +80,22 @@
  * Latent frames. Offering every fb to thieves costs two full fences per
  * join (the deque pop's, and the notify's that rule 1 of idle.c needs after
  * any push), paid even when every core is busy and nobody could take it - at
- * fib's grain, most of a join's time. So a join first only records its frame
- * on the core's latent stack (w->latent: plain stores, owner-only), and
- * looks, with one relaxed load, whether any core wants work: one searching
- * or parked (hive_idle_wanted; the word is written only when cores go idle
- * or wake, so while all are busy it stays in every core's cache). If so, and
- * this core's deque holds nothing a thief could take, the OLDEST latent frame
- * - the biggest piece of work on this stack - is shared: pushed to the deque
- * and published with the whole protocol (hive_publish: the fence, the
- * notify). When fa returns, a frame still latent is run inline with no
- * atomic at all; a shared one takes the deque path above.
+ * fib's grain, most of a join's time. So a join first only links its frame
+ * onto the core's latent list (w->latent: plain stores, owner-only). Only
+ * when some core wants work - one searching or parked, which the idle word
+ * says - is a frame shared: pushed to the deque and published with the
+ * whole protocol (hive_publish: the fence, the notify). Which frame: the
+ * OLDEST latent one this core may share, the biggest piece of work on its
+ * stack, and only when the deque holds nothing a thief could take. When fa
+ * returns, a frame still latent is run inline with no atomic at all; a
+ * shared one takes the deque path above.
+ *
+ * Who looks at the idle word: not the inline join. A core that starts to
+ * want work closes the inline path's gate on every other core
+ * (hive_latent_want, latent_gate.c), so their next join comes out of line,
+ * here, and shares; while the word says some core wants work the gate stays
+ * closed and every join comes here, as every join looked at the word
+ * before. latent_gate.c says why no such close is missed.
  *
  * Why nothing is lost: a latent frame is never queued work. It is part of a
  * running task, whose core runs it when fa returns, so the idle protocol's
@@ -98,39 +104,52 @@
  * latent frame can cost is parallelism: it becomes stealable at the next
  * join this core makes after some core started to want work (or when this
  * core enters a wait, below), not at once - a join whose fa is one long leaf
- * keeps its fb private for that leaf's length. Rayon pays for its cheap
- * push by letting a sleeper miss it; here nothing is pushed unseen.
+ * keeps its fb private for that leaf's length. That is why a task's first
+ * join - the biggest piece it makes, whose fa may be that long leaf - is
+ * shared at once. Rayon pays for its cheap push by letting a sleeper miss
+ * it; here nothing is pushed unseen.
  *
- * Order. Frames are shared oldest first and never out of order, so the
- * deque holds them in the order they were made, as when every frame was
- * pushed: the LIFO pop and "thieves take the oldest first" below hold as
- * they did. A wait (wait.c) first shares every latent frame it can (it is
- * about to run other work; its own frames are the best work to offer) and
- * then raises the latent floor to the stack's top for its duration: work the
- * wait runs shares only frames of its own. So everything a nested task can
- * push is newer than what is under it - the stack bound below depends on
- * that - and frames the wait could not share (a full deque) stay private to
- * their joiner.
+ * The list. Each frame links to the one recorded before it on this core
+ * (`below`), so the list runs newest first, down the stack, with no bound
+ * on its length; bit 0 of a frame's `below` says it has been shared. Frames
+ * are shared oldest first: a share walks down from the newest frame to the
+ * first that is shared already or is the floor (below), and shares the last
+ * latent frame it passed - so the shared frames of a core, in the list, are
+ * in the deque in the same order, newest at the bottom, as when every frame
+ * was pushed: the LIFO pop and "thieves take the oldest first" above hold as
+ * they did. A walk stops after HIVE_LATENT_WALK frames: in a deeper
+ * recursion it shares the last frame it reached, and the older latent ones
+ * behind it then stay private to their joiners (a later walk stops at the
+ * shared one) - parallelism lost in a recursion thousands of joins deep,
+ * never order.
+ *
+ * The floor. A wait (wait.c) first shares every latent frame it can (it is
+ * about to run other work; its own frames are the best work to offer), then
+ * raises the list's floor to its newest frame for its duration: the work the
+ * wait runs shares only frames of its own, above the floor. So everything a
+ * nested task can push is newer than what is under it - the stack bound
+ * above depends on that - and frames the wait could not share (a full
+ * deque, or past the walk's reach) stay private to their joiner. The frames
+ * of a task nested in a wait start right above the floor, so its first join
+ * finds the gate closed (newest == floor) and is shared at once, as at the
+ * worker loop's level, where the floor is NULL.
  *
  * The inline path. The common case - a join nested in another join of the
- * same task, while nobody wants work - needs none of the above but the two
- * stores of the frame, the latent stack's slot and top, and the reload of
- * shared after fa. hive_join itself is that case, compiled into its caller
- * (hive/join_inline.h): fa and fb are then known functions, called
- * directly, and the frame is part of the caller's stack frame. Every other
- * case it hands to hive_join_full below, which is the whole of the design,
- * the inline case included; a frame shared while fa ran comes back through
- * hive_join_shared. What the inline path cannot see for itself - task
- * context, tracing, a spinlock held where rules are checked - closes its
- * gate (latent_gate.c), so it never runs where hive_join_full would refuse
- * the join, record it in a trace or panic. It runs no debug check of its
- * own: what it does is the nesting that HIVE_RULE_LATENT_NESTED checks at
- * the next out-of-line join around it.
+ * same task, while nobody wants work - needs none of the above but the
+ * frame's three stores, the list's newest (a load and a store each way),
+ * and the reload and test of `below` after fa. hive_join itself is that
+ * case, compiled into its caller (hive/join_inline.h): fa and fb are then
+ * known functions, called directly, and the frame is part of the caller's
+ * stack frame. Every other case finds the gate closed and comes to
+ * hive_join_full below, which is the whole of the design, the inline case
+ * included; a frame shared while fa ran comes back through
+ * hive_join_shared. The inline path runs no debug check of its own: what it
+ * does is the nesting that HIVE_RULE_LATENT_NESTED checks at the next
+ * out-of-line join around it.
  *
- * Cost per join when nobody wants work, inline: the test of the gate, the
- * floor and the cap (one subtraction, one comparison), the load and compare
- * of the idle word, the frame's two stores, the latent stack's slot and top,
- * fa's call, the top's store and the reload and compare of shared, one
+ * Cost per join when nobody wants work, inline: the load and test of the
+ * gate, the frame's three stores, the list's newest loaded and stored,
+ * fa's call, the reload and test of `below`, the newest's store, one
  * statistic, fb's call: no atomic read-modify-write and no fence, and no
  * call of hive's. bench/README.md has the figures. A shared frame costs what
  * every join cost before: a push (a load of top, a slot store and a release
@@ -139,6 +158,7 @@
  * top; when the frame is the deque's last entry, also a CAS of top and a
  * second store of bottom).
  */
+#include "sched/latent_gate.h"
 #include "sched/sched_internal.h"
 
 /* The frame leaves the deque for good: run by a thief, or taken back by its
@@ -175,11 +195,20 @@ uintptr_t hive_join_frame_fn(const struct hive_task *t)
     return (uintptr_t)f->fn;
 }
 
-/* Share the oldest shareable latent frame: fill in the rest of its frame
- * and push it. False if the deque is full (the frame stays latent). */
-static bool share_oldest(struct hive_worker *w)
+static struct hive_join_frame *frame_below(const struct hive_join_frame *f)
 {
-    struct hive_join_frame *f = w->latent.frames[w->latent.shared];
+    return (struct hive_join_frame *)(f->below & ~HIVE_JOIN_FRAME_SHARED);
+}
+
+static bool frame_shared(const struct hive_join_frame *f)
+{
+    return f->below & HIVE_JOIN_FRAME_SHARED;
+}
+
+/* Push latent frame f to the deque and mark it shared. False if the deque is
+ * full (f stays latent). */
+static bool share(struct hive_worker *w, struct hive_join_frame *f)
+{
     f->task.next = NULL;
     f->task.fn = NULL; /* its kind runs it: hive_join_frame_run */
     f->task.group = NULL;
@@ -191,32 +220,76 @@ static bool share_oldest(struct hive_worker *w)
     f->deque_index = hive_deque_bottom(&w->queues.forkjoin);
     if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, &f->task))
         return false;
-    w->latent.shared++;
+    f->below |= HIVE_JOIN_FRAME_SHARED;
     w->stats.spawned++;
     return true;
 }
 
-void hive_latent_share(struct hive_worker *w)
+/* The latent frames a share may take: walking down from the newest frame to
+ * the first shared one or the floor, at most HIVE_LATENT_WALK of them ("The
+ * list"). Fills out[0..max) with the oldest max of those it passed, oldest
+ * first, and returns how many. */
+static unsigned shareable(struct hive_latent_stack *stack, struct hive_join_frame **out,
+                          unsigned max)
 {
-    /* Only when every frame under the floor is shared already: sharing
-     * frames in the order they were made keeps the deque in that order (see
-     * "Order"). And only when the deque is empty: a hungry core has
-     * something to take already otherwise, and one join must not drain the
-     * whole latent stack into the deque while a woken core is on its way.
-     * hive_deque_len costs no fence, and for the owner 0 means empty. */
-    if (w->latent.shared < w->latent.top && w->latent.shared >= w->latent.floor &&
-        hive_deque_len(&w->queues.forkjoin) == 0)
-        share_oldest(w);
+    struct hive_join_frame *last[HIVE_LATENT_SHARE_MAX]; /* the last max passed, cyclically */
+    unsigned seen = 0;
+    for (struct hive_join_frame *f = stack->newest;
+         f != stack->floor && !frame_shared(f) && seen < HIVE_LATENT_WALK; f = frame_below(f))
+        last[seen++ % max] = f;
+    unsigned n = seen < max ? seen : max;
+    /* The last one passed is the oldest. */
+    for (unsigned i = 0; i < n; i++)
+        out[i] = last[(seen - 1 - i) % max];
+    return n;
 }
 
-uint32_t hive_latent_begin_wait(struct hive_worker *w)
+void hive_latent_share(struct hive_worker *w)
 {
-    if (w->latent.shared >= w->latent.floor)
-        while (w->latent.shared < w->latent.top && share_oldest(w))
-            ;
-    uint32_t floor = w->latent.floor;
-    hive_latent_set_floor(&w->latent, w->latent.top);
+    /* Only when the deque is empty: a hungry core has something to take
+     * already otherwise, and one join must not drain the whole list into
+     * the deque while a woken core is on its way. hive_deque_len costs no
+     * fence, and for the owner 0 means empty. */
+    struct hive_join_frame *oldest;
+    if (hive_deque_len(&w->queues.forkjoin) == 0 && shareable(&w->latent, &oldest, 1))
+        share(w, oldest);
+}
+
+struct hive_join_frame *hive_latent_begin_wait(struct hive_worker *w)
+{
+    struct hive_join_frame *frames[HIVE_LATENT_SHARE_MAX];
+    unsigned n = shareable(&w->latent, frames, HIVE_LATENT_SHARE_MAX);
+    for (unsigned i = 0; i < n && share(w, frames[i]); i++)
+        ;
+    struct hive_join_frame *floor = w->latent.floor;
+    w->latent.floor = w->latent.newest;
+    hive_latent_gate_update(&w->latent); /* closed: newest == floor */
     return floor;
+}
+
+void hive_latent_end_wait(struct hive_worker *w, struct hive_join_frame *floor)
+{
+    w->latent.floor = floor;
+    hive_latent_gate_update(&w->latent);
+}
+
+void hive_latent_want(struct hive_worker *w)
+{
+    /* After the caller's seq_cst RMW of the idle word: pairs with the fence
+     * in latent_gate.c's open_unless_wanted (see there). */
+    atomic_thread_fence(memory_order_seq_cst);
+    for (unsigned i = 0; i < hive_scheduler.workers; i++) {
+        if (i == w->id)
+            continue;
+        /* acquire: pairs with the release store in hive_latent_gate_begin
+         * (the gate's first value is written before its address). */
+        _Atomic(struct hive_latent_stack *) *gate =
+            atomic_load_explicit(&hive_workers[i].latent.gate, memory_order_acquire);
+        /* relaxed (both): the fences order what matters; a stale address
+         * only closes a gate for nothing (latent_gate.c). */
+        if (gate && atomic_load_explicit(gate, memory_order_relaxed))
+            atomic_store_explicit(gate, NULL, memory_order_relaxed);
+    }
 }
 
 /* What a joiner whose frame was stolen may run meanwhile: leapfrogging from
@@ -263,28 +336,14 @@ static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
     HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &f->remaining, 0);
 }
 
-int hive_join_shared(struct hive_latent_stack *stack, struct hive_join_frame *f, uint32_t slot)
+int hive_join_shared(struct hive_latent_stack *stack, struct hive_join_frame *f)
 {
     struct hive_worker *w = HIVE_CONTAINER_OF(stack, struct hive_worker, latent);
-    /* Shared (and everything above it has been joined). */
-    stack->shared = slot;
+    /* Shared, and everything above it has been joined. What is below it is
+     * no floor: the inline path records only above a frame of the task's
+     * own, so the gate stays as it is. */
+    stack->newest = frame_below(f);
     join_shared(w, f);
-    return HIVE_OK;
-}
-
-/* Both halves here, nothing recorded: a join nested too deep to record. */
-static int join_unrecorded(struct hive_worker *w, void (*fa)(void *a), void *a,
-                           void (*fb)(void *b), void *b)
-{
-    struct hive_task id; /* an address for the trace to name it by */
-    (void)id;
-    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, &id, HIVE_TRACE_AT_LATENT);
-    fa(a);
-    w->stats.tasks_run++;
-    w->stats.joins_inline++;
-    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, &id, fb);
-    fb(b);
-    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &id, 0);
     return HIVE_OK;
 }
 
@@ -296,35 +355,37 @@ int hive_join_full(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
     if (!w)
         return HIVE_ESTATE;
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
-    uint32_t slot = w->latent.top;
-    if (slot == HIVE_LATENT_CAP)
-        /* The frames under this one are what others can take; this one
-         * runs as a serial run would. */
-        return join_unrecorded(w, fa, a, fb, b);
+    struct hive_latent_stack *stack = &w->latent;
     struct hive_join_frame f;
     f.fn = fb;
     f.arg = b;
+    f.below = (uintptr_t)stack->newest;
     /* In the trace, a latent frame is held by this core like a queued one. */
     HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, &f.task, HIVE_TRACE_AT_LATENT);
-    w->latent.frames[slot] = &f;
-    w->latent.top = slot + 1;
-    if (slot == w->latent.floor) {
+    bool first = stack->newest == stack->floor;
+    stack->newest = &f;
+    if (first) {
         /* The first join of the running task (nothing of its own under it):
          * its second half is the biggest piece this task will make, and
          * its fa may be one long leaf that never joins again, so it is
          * shared at once, as if someone wanted it. One such share per task
          * (and per join on its last spine) keeps the cost per join where a
          * divide-and-conquer run makes most of them: deeper down. */
-        if (w->latent.shared == slot)
-            share_oldest(w);
-    } else if (hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy)) {
+        share(w, &f);
+    } else if (hive_idle_wanted(&hive_scheduler.idle, stack->all_busy)) {
         hive_latent_share(w);
     }
+    /* The joins nested in fa may take the inline path now, unless some
+     * core wants work. */
+    hive_latent_gate_update(stack);
     fa(a);
-    /* Everything fa joined has been joined: the stack is back at our frame. */
-    HIVE_CHECK(w->latent.top == slot + 1, HIVE_RULE_LATENT_NESTED);
-    w->latent.top = slot;
-    if (slot >= w->latent.shared) {
+    /* Everything fa joined has been joined: the list is back at our frame. */
+    HIVE_CHECK(stack->newest == &f, HIVE_RULE_LATENT_NESTED);
+    stack->newest = frame_below(&f);
+    if (first)
+        /* fb, and this task's next join, start again from the floor. */
+        hive_latent_gate_update(stack); /* closed: newest == floor */
+    if (!frame_shared(&f)) {
         /* Still latent: nobody else ever saw it. */
         w->stats.tasks_run++;
         w->stats.joins_inline++;
@@ -333,5 +394,6 @@ int hive_join_full(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b)
         HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, &f.task, 0);
         return HIVE_OK;
     }
-    return hive_join_shared(&w->latent, &f, slot);
+    join_shared(w, &f);
+    return HIVE_OK;
 }

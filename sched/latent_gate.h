@@ -7,10 +7,19 @@
 
 #include "hive/join_inline.h"
 
-/* The calling core's worker begins running tasks with this latent stack /
- * has stopped (worker.c). */
+/* The calling core's worker begins running tasks with this latent list /
+ * has stopped (worker.c). The gate is closed after either. */
 void hive_latent_gate_begin(struct hive_latent_stack *stack);
-void hive_latent_gate_end(void);
+void hive_latent_gate_end(struct hive_latent_stack *stack);
+
+/* The owner, in task context, after its list's newest frame or floor
+ * changed (join.c): open the gate if the inline path may run now, else
+ * close it. */
+void hive_latent_gate_update(struct hive_latent_stack *stack);
+
+/* Give back what an interrupt handler or a lock closed: `saved` is the
+ * open gate it found (NULL: it was closed, nothing to do). */
+void hive_latent_gate_reopen(struct hive_latent_stack *saved);
 
 #ifdef HIVE_DEBUG_CHECKS
 /* spinlock.c: `core` took a lock, holding held_before others / released

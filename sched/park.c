@@ -36,7 +36,11 @@ void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited)
         w->stats.parks++;
     }
     HIVE_TRACE_EVENT(HIVE_TRACE_PARK, awaited != NULL, 0);
-    if (hive_idle_park(&hive_scheduler.idle, w->id, w->searching) && any_work())
+    bool first_want = false;
+    bool rescan = hive_idle_park(&hive_scheduler.idle, w->id, w->searching, &first_want);
+    if (first_want)
+        hive_latent_want(w); /* as in hive_start_searching */
+    if (rescan && any_work())
         hive_notify_idle(w); /* rule 3; may claim and wake ourselves */
     w->searching = false;
     uint64_t timeout = hive_scheduler.park_timeout_ns;

@@ -138,8 +138,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->tick_start_ns = 0;
     w->tick_tasks = 0;
     w->stats = (struct hive_core_stats){0};
-    w->latent.top = w->latent.shared = 0;
-    hive_latent_set_floor(&w->latent, 0);
+    w->latent.newest = w->latent.floor = NULL;
     w->latent.idle_state = &hive_scheduler.idle.state;
     w->latent.all_busy = (uint64_t)hive_scheduler.workers << 32;
     w->latent.inline_joins = 0;

@@ -36,6 +36,7 @@
 #define HIVE_SCHED_SCHED_H
 
 #include "hive/hive.h"
+#include "sched/latent_gate.h" /* the interrupt hooks below */
 #include "sched/port.h"
 #include "sched/trace.h" /* trace points of the kernel's interrupts and timers */
 
@@ -48,18 +49,21 @@ void hive_spawn_queue(struct hive_task *task);
 /* An interrupt handler begins on this core: returns what to give back to
  * hive_sched_interrupt_exit when it ends. While it runs, the calling core is
  * out of task context for the scheduler's inline paths too (hive_join's,
- * hive/join_inline.h): its joins go where they are refused. Inline: every
- * interrupt passes here, and it is two accesses to one thread-local (the
- * gate, sched/latent_gate.c). */
+ * hive/join_inline.h): its joins go where they are refused. Every interrupt
+ * passes here: entering is two accesses to one thread-local (the gate,
+ * sched/latent_gate.c), leaving one more where the gate was open. */
 static inline void *hive_sched_interrupt_enter(void)
 {
-    struct hive_latent_stack *saved = hive_latent_here;
-    hive_latent_here = NULL;
+    /* relaxed (both): this core's own gate (latent_gate.c). */
+    struct hive_latent_stack *saved = atomic_load_explicit(&hive_latent_here, memory_order_relaxed);
+    atomic_store_explicit(&hive_latent_here, NULL, memory_order_relaxed);
     return saved;
 }
 static inline void hive_sched_interrupt_exit(void *saved)
 {
-    hive_latent_here = saved;
+    /* Reopened only if no core has started to want work meanwhile. */
+    if (saved)
+        hive_latent_gate_reopen(saved);
 }
 
 #endif

@@ -243,6 +243,9 @@ static inline bool hive_run_done(void)
 void hive_worker_main(void *unused);
 
 /* ---- find_work.c ---- */
+/* Become a searcher if the cap allows (w->searching says; also returned).
+ * The first core to want work closes the others' inline join gates. */
+bool hive_start_searching(struct hive_worker *w);
 /* This searcher found work (its own continuation counts): stop searching,
  * and if it was the last searcher wake another (rule 2 of idle.c). */
 void hive_stop_searching(struct hive_worker *w);
@@ -312,25 +315,23 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
 struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief);
 
 /* ---- join.c ---- */
+/* How far down the latent list a share walks, and how many frames a wait
+ * shares at most before it begins (join.c, "The list"). */
+#define HIVE_LATENT_WALK 1024u
+#define HIVE_LATENT_SHARE_MAX 64u
 /* Someone wants work: push this core's oldest shareable latent join frame to
  * its deque, if the deque has nothing to take (join.c, "Latent frames"). */
 void hive_latent_share(struct hive_worker *w);
-/* Before a wait: push every latent frame (oldest first, while the deque has
+/* Before a wait: push the latent frames (oldest first, while the deque has
  * room), then make the ones left, and those below, off limits to the work
  * the wait runs. Returns the floor to give back to hive_latent_end_wait. */
-uint32_t hive_latent_begin_wait(struct hive_worker *w);
-/* Set the latent floor, and the inline join's bounds with it (floor <
- * top < HIVE_LATENT_CAP; hive/join_inline.h). */
-static inline void hive_latent_set_floor(struct hive_latent_stack *stack, uint32_t floor)
-{
-    stack->floor = floor;
-    stack->fast_from = floor + 1;
-    stack->fast_span = floor < HIVE_LATENT_CAP ? HIVE_LATENT_CAP - floor - 1 : 0;
-}
-static inline void hive_latent_end_wait(struct hive_worker *w, uint32_t floor)
-{
-    hive_latent_set_floor(&w->latent, floor);
-}
+struct hive_join_frame *hive_latent_begin_wait(struct hive_worker *w);
+void hive_latent_end_wait(struct hive_worker *w, struct hive_join_frame *floor);
+/* This core's RMW of the idle word made it say that some core wants work
+ * (it was the first: it searches, or parks): close every other core's
+ * inline join gate, so their next joins come out of line and share. Later
+ * wanters need not: no gate opens while the word says so (latent_gate.c). */
+void hive_latent_want(struct hive_worker *w);
 /* Run a stolen join frame (a task of kind HIVE_TASK_JOIN_FRAME). */
 void hive_join_frame_run(struct hive_task *t);
 /* The address of the fb a join frame runs (watchdog reports). */

@@ -144,7 +144,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
     /* The latent frames of the joins this wait is nested in are the best
      * work this core can offer while it waits; and the work the wait runs
      * must share only frames of its own (join.c, "Order"). */
-    uint32_t latent_floor = hive_latent_begin_wait(w);
+    struct hive_join_frame *latent_floor = hive_latent_begin_wait(w);
     /* A wait is a scheduling point: while it lasts, the waiting task is not
      * running, and its time starts again when it resumes (watchdog.c). */
     struct hive_watch_mark watch = {0, 0};
@@ -174,9 +174,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
         }
         /* As an idle worker before it parks (find_work.c): become a
          * searcher if the cap allows, and look once more as one. */
-        if (!w->searching)
-            w->searching = hive_idle_start_search(&hive_scheduler.idle);
-        if (w->searching && (t = help(w, ctx))) {
+        if ((w->searching || hive_start_searching(w)) && (t = help(w, ctx))) {
             hive_stop_searching(w);
             hive_run_task(w, t);
             fruitless_since = 0;

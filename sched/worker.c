@@ -85,6 +85,6 @@ void hive_worker_main(void *unused)
      * left its count here: give it back, as the next run counts from it. */
     hive_credits_return(w);
     HIVE_TRACE_CORE_END();
-    hive_latent_gate_end();
+    hive_latent_gate_end(&w->latent);
     hive_tls_worker = NULL;
 }

@@ -34,14 +34,14 @@ static struct hive_idle idle;
 HIVE_TEST(parker_leaving_nobody_searching_rescans)
 {
     hive_idle_init(&idle, 2);
-    CHECK(hive_idle_start_search(&idle));            /* worker 1 */
-    CHECK(!hive_idle_start_search(&idle));           /* worker 0: refused, 1 of 2 searches */
+    CHECK(hive_idle_start_search(&idle, NULL));            /* worker 1 */
+    CHECK(!hive_idle_start_search(&idle, NULL));           /* worker 0: refused, 1 of 2 searches */
     CHECK(hive_idle_stop_search(&idle));             /* worker 1 found work: the last searcher */
     CHECK_EQ(hive_idle_notify(&idle), -1); /* rule 2: nobody parked */
     CHECK_EQ(hive_idle_notify(&idle), -1); /* rule 1, its ring push: all awake */
     /* Worker 0 parks, not searching, and nobody searches after it: it must
      * rescan (rule 3). */
-    CHECK(hive_idle_park(&idle, 0, false));
+    CHECK(hive_idle_park(&idle, 0, false, NULL));
     /* Its rescan finds the ring's task and notifies: it claims itself. */
     CHECK_EQ(hive_idle_notify(&idle), 0);
     CHECK(!hive_idle_is_parked(&idle, 0));
@@ -54,11 +54,11 @@ HIVE_TEST(parker_leaving_nobody_searching_rescans)
 HIVE_TEST(last_searcher_rescans)
 {
     hive_idle_init(&idle, 4);
-    CHECK(hive_idle_start_search(&idle));
-    CHECK(hive_idle_start_search(&idle));
-    CHECK(!hive_idle_start_search(&idle)); /* 2 of 4 search: the cap */
-    CHECK(!hive_idle_park(&idle, 3, true));
-    CHECK(hive_idle_park(&idle, 2, true));
+    CHECK(hive_idle_start_search(&idle, NULL));
+    CHECK(hive_idle_start_search(&idle, NULL));
+    CHECK(!hive_idle_start_search(&idle, NULL)); /* 2 of 4 search: the cap */
+    CHECK(!hive_idle_park(&idle, 3, true, NULL));
+    CHECK(hive_idle_park(&idle, 2, true, NULL));
     CHECK(hive_idle_unpark(&idle, 2) == false); /* left on its own */
     CHECK(hive_idle_unpark(&idle, 3) == false);
     CHECK(!hive_idle_stop_search(&idle));
@@ -70,10 +70,10 @@ HIVE_TEST(last_searcher_rescans)
 HIVE_TEST(parker_behind_a_searcher_does_not_rescan)
 {
     hive_idle_init(&idle, 2);
-    CHECK(hive_idle_start_search(&idle));  /* worker 1 */
-    CHECK(!hive_idle_start_search(&idle)); /* worker 0: refused */
-    CHECK(!hive_idle_park(&idle, 0, false));
-    CHECK(hive_idle_park(&idle, 1, true)); /* worker 1 parks last: rescans */
+    CHECK(hive_idle_start_search(&idle, NULL));  /* worker 1 */
+    CHECK(!hive_idle_start_search(&idle, NULL)); /* worker 0: refused */
+    CHECK(!hive_idle_park(&idle, 0, false, NULL));
+    CHECK(hive_idle_park(&idle, 1, true, NULL)); /* worker 1 parks last: rescans */
     CHECK(hive_idle_unpark(&idle, 0) == false);
     CHECK(hive_idle_unpark(&idle, 1) == false);
     CHECK(!hive_idle_stop_search(&idle));
