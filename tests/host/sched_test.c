@@ -106,6 +106,12 @@ HIVE_TEST(deep_wait_runs_own_deque)
     sched_case_deep_wait_own_deque(200 / SCALE, 2000000000ull);
 }
 
+HIVE_TEST(join_chain_deeper_than_a_walk)
+{
+    sched_case_join_chain(2);
+    sched_case_join_chain(4);
+}
+
 HIVE_TEST(wait_low_on_the_stack_is_deep)
 {
     sched_case_low_wait_is_deep();
