@@ -274,7 +274,7 @@ def md_report(r, header):
     # 4. fixed cost of a run
     if "empty" in r.info:
         out += ["## An empty run", "",
-                "hive: hive_run() starts and joins its worker threads every time; oneTBB:"
+                "hive: hive_run() on its kept worker threads (parked between runs); oneTBB:"
                 " task_arena::execute on a kept arena; OpenMP: a parallel region (pooled team);"
                 " Rayon: ThreadPool::install on a kept pool.", "",
                 "| runtime | threads | median | min-max |", "|---|---|---|---|"]
