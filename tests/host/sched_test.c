@@ -106,6 +106,81 @@ HIVE_TEST(deep_wait_runs_own_deque)
     sched_case_deep_wait_own_deque(200 / SCALE, 2000000000ull);
 }
 
+/* A chain of joins deeper than a share's walk (host only: its 3,000 nested
+ * frames would not fit a board's 32 KiB stack). Level k joins level k+1 (fa, deeper) with a mark of its own (fb), SW_CHAIN
+ * levels down: a latent list longer than HIVE_LATENT_WALK. Level 0's fb,
+ * shared at once as the task's first join, keeps the second core busy
+ * until the chain is at its deepest; then the deepest level joins again,
+ * one join at a time, while the second core wants work: each comes out of
+ * line and shares - the first walk stops at HIVE_LATENT_WALK frames, so
+ * the older latent frames behind the one it shares stay private to their
+ * joiners for good (join.c, "The list"). Every mark must run exactly once,
+ * and every join return HIVE_OK. */
+#define SW_CHAIN 3000u
+#define SW_CHAIN_LEAF_JOINS 64u
+
+struct sw_chain {
+    unsigned level;
+    _Atomic unsigned *marks;
+};
+
+static _Atomic unsigned sw_chain_marks[SW_CHAIN + SW_CHAIN_LEAF_JOINS];
+static atomic_bool sw_chain_deepest; /* the chain is at its deepest */
+static atomic_bool sw_chain_first_done; /* level 0's mark has run */
+
+static void sw_chain_mark(void *p)
+{
+    struct sw_chain *c = p;
+    if (c->level == 0) {
+        /* The other core, most likely: stay busy until the chain is deep,
+         * so that no one wants work while it grows (2 s at most). */
+        uint64_t until = hive_port_now_ns() + 2000000000ull;
+        while (!atomic_load(&sw_chain_deepest) && hive_port_now_ns() < until)
+            ;
+        atomic_store(&sw_chain_first_done, true);
+    }
+    atomic_fetch_add(&c->marks[c->level], 1);
+}
+
+static void sw_chain_nop(void *p) { (void)p; }
+
+static void sw_chain_down(void *p)
+{
+    struct sw_chain *c = p;
+    if (c->level + 1 == SW_CHAIN) {
+        atomic_store(&sw_chain_deepest, true);
+        /* Until the other core wants work again (or 2 s), then joins that
+         * come out of line and share. */
+        uint64_t until = hive_port_now_ns() + 2000000000ull;
+        while (!atomic_load(&sw_chain_first_done) && hive_port_now_ns() < until)
+            ;
+        for (unsigned i = 0; i < SW_CHAIN_LEAF_JOINS; i++) {
+            struct sw_chain leaf = {SW_CHAIN + i, c->marks};
+            CHECK_EQ(hive_join(sw_chain_nop, NULL, sw_chain_mark, &leaf), HIVE_OK);
+        }
+        return;
+    }
+    struct sw_chain next = {c->level + 1, c->marks};
+    CHECK_EQ(hive_join(sw_chain_down, &next, sw_chain_mark, c), HIVE_OK);
+}
+
+static void sched_case_join_chain(unsigned cores)
+{
+    for (unsigned i = 0; i < SW_CHAIN + SW_CHAIN_LEAF_JOINS; i++)
+        atomic_store(&sw_chain_marks[i], 0);
+    atomic_store(&sw_chain_deepest, false);
+    atomic_store(&sw_chain_first_done, false);
+    struct sw_chain top = {0, sw_chain_marks};
+    SW_RUN(cores, sw_chain_down, &top);
+    unsigned wrong = 0;
+    /* Every level but the deepest marks itself; then the leaf's joins. */
+    for (unsigned i = 0; i < SW_CHAIN + SW_CHAIN_LEAF_JOINS; i++)
+        wrong += atomic_load(&sw_chain_marks[i]) != (i != SW_CHAIN - 1);
+    CHECK_EQ(wrong, 0);
+    const struct hive_stats *s = hive_stats_last();
+    CHECK_EQ(s->total.joins_inline + s->total.joins_waited, SW_CHAIN - 1 + SW_CHAIN_LEAF_JOINS);
+}
+
 HIVE_TEST(join_chain_deeper_than_a_walk)
 {
     sched_case_join_chain(2);
