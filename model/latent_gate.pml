@@ -11,18 +11,18 @@
  *
  * Each access below is one step; the interleavings are sequentially
  * consistent, which is what the seq_cst fences of latent_gate.c
- * (open_unless_wanted) and join.c (hive_latent_want) buy for these
+ * (hive_latent_gate_reopen) and join.c (hive_latent_want) buy for these
  * accesses: each side stores, fences, then loads the other's word.
  *
  * The owner makes NOWN moves, each one of: a join that opens the gate
- * (open_unless_wanted), a join that closes it (a task's first join ending,
+ * (hive_latent_gate_reopen), a join that closes it (a task's first join ending,
  * a wait beginning), an interrupt (the handler closes the gate and its exit
  * reopens what it found open), in any order. Each of NWANT other cores starts to want work
  * (the idle word: `wanting` counts them) and closes the owner's gate, then
  * may stop wanting again (it found work) and start once more.
  *
  * Planted bugs, each of which spin must catch:
- *   -DBUG_NO_SECOND_LOOK   open_unless_wanted stores the gate without the
+ *   -DBUG_NO_SECOND_LOOK   hive_latent_gate_reopen stores the gate without the
  *                          look at the idle word after it
  *   -DBUG_IRQ_RESTORE      an interrupt's exit puts back what it found, as
  *                          it did before the gate could be closed by others
@@ -42,8 +42,8 @@ byte wanting; /* cores that want work: the idle word differs from all-busy */
 bool gate;    /* the owner's hive_latent_here is open */
 byte done;    /* processes finished */
 
-/* latent_gate.c's open_unless_wanted. */
-inline open_unless_wanted() {
+/* latent_gate.c's hive_latent_gate_reopen. */
+inline hive_latent_gate_reopen() {
   if
   :: wanting > 0 -> gate = false
   :: else ->
@@ -65,7 +65,7 @@ proctype owner() {
   do
   :: moves < NOWN ->
      if
-     :: open_unless_wanted()
+     :: hive_latent_gate_reopen()
      :: gate = false
      :: /* an interrupt: hive_sched_interrupt_enter / _exit */
         saved = gate;
@@ -74,7 +74,7 @@ proctype owner() {
         gate = saved
 #else
         if
-        :: saved -> open_unless_wanted()
+        :: saved -> hive_latent_gate_reopen()
         :: else -> skip
         fi
 #endif

@@ -121,11 +121,6 @@ void hive_idle_init(struct hive_idle *idle, unsigned n)
         atomic_store(&idle->parked[i], 0);
 }
 
-static uint64_t all_busy(unsigned n)
-{
-    return (uint64_t)n * ONE_UNPARKED;
-}
-
 bool hive_idle_start_search(struct hive_idle *idle, bool *first_want)
 {
     unsigned n = hive_idle_workers(idle);
@@ -135,7 +130,7 @@ bool hive_idle_start_search(struct hive_idle *idle, bool *first_want)
             return false;
         if (atomic_compare_exchange_weak(&idle->state, &s, s + ONE_SEARCHING)) {
             if (first_want)
-                *first_want = s == all_busy(n);
+                *first_want = s == hive_idle_all_busy(n);
             /* The scan that follows must be late (see above). */
             atomic_thread_fence(memory_order_seq_cst);
             return true;
@@ -191,7 +186,7 @@ bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching, bool *f
     if (hive_idle_unparked(prev) == 0 || (searching && hive_idle_searching(prev) == 0))
         idle_panic("idle count underflow");
     if (first_want)
-        *first_want = prev == all_busy(hive_idle_workers(idle));
+        *first_want = prev == hive_idle_all_busy(hive_idle_workers(idle));
     /* Rule 3: nobody searches after us (we were the last searcher, or no
      * searcher is left of those that made the cap refuse us). */
     bool rescan = hive_idle_searching(prev) == (searching ? 1u : 0u);

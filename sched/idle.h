@@ -43,6 +43,8 @@ static inline unsigned hive_idle_workers(struct hive_idle *idle)
 
 static inline uint32_t hive_idle_searching(uint64_t s) { return (uint32_t)s; }
 static inline uint32_t hive_idle_unparked(uint64_t s) { return (uint32_t)(s >> 32); }
+/* The state with all n workers awake and none searching: nobody wants work. */
+static inline uint64_t hive_idle_all_busy(unsigned n) { return (uint64_t)n << 32; }
 
 /* Before a run, with no worker active: n workers, all awake, none searching. */
 void hive_idle_init(struct hive_idle *idle, unsigned n);

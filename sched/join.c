@@ -232,15 +232,17 @@ static bool share(struct hive_worker *w, struct hive_join_frame *f)
 static unsigned shareable(struct hive_latent_stack *stack, struct hive_join_frame **out,
                           unsigned max)
 {
-    struct hive_join_frame *last[HIVE_LATENT_SHARE_MAX]; /* the last max passed, cyclically */
     unsigned seen = 0;
     for (struct hive_join_frame *f = stack->newest;
          f != stack->floor && !frame_shared(f) && seen < HIVE_LATENT_WALK; f = frame_below(f))
-        last[seen++ % max] = f;
+        seen++;
     unsigned n = seen < max ? seen : max;
-    /* The last one passed is the oldest. */
-    for (unsigned i = 0; i < n; i++)
-        out[i] = last[(seen - 1 - i) % max];
+    /* Again, past the newer ones, then the oldest n, newest of them first. */
+    struct hive_join_frame *f = stack->newest;
+    for (unsigned i = 0; i < seen - n; i++)
+        f = frame_below(f);
+    for (unsigned i = n; i-- > 0; f = frame_below(f))
+        out[i] = f;
     return n;
 }
 
@@ -276,7 +278,7 @@ void hive_latent_end_wait(struct hive_worker *w, struct hive_join_frame *floor)
 void hive_latent_want(struct hive_worker *w)
 {
     /* After the caller's seq_cst RMW of the idle word: pairs with the fence
-     * in latent_gate.c's open_unless_wanted (see there). */
+     * in latent_gate.c's hive_latent_gate_reopen (see there). */
     atomic_thread_fence(memory_order_seq_cst);
     for (unsigned i = 0; i < hive_scheduler.workers; i++) {
         if (i == w->id)

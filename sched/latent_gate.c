@@ -29,7 +29,7 @@
  * reopens only what it closed, and only if no core wants work by then.
  *
  * Why no want is missed for long. Only the owner opens its gate, and only
- * through open_unless_wanted: it stores the gate, then a seq_cst fence,
+ * through hive_latent_gate_reopen: it stores the gate, then a seq_cst fence,
  * then loads the idle word, and closes the gate again if some core wants
  * work. The first core to want work changes the idle word (a seq_cst RMW),
  * then issues a seq_cst fence (hive_latent_want), then loads each other
@@ -69,13 +69,13 @@ static void gate_close(void)
 
 static bool wanted(const struct hive_latent_stack *stack)
 {
-    /* relaxed: the fence before it in open_unless_wanted orders it where it
+    /* relaxed: the fence before it in hive_latent_gate_reopen orders it where it
      * matters (the top); the first, unfenced look is only a shortcut. */
     return atomic_load_explicit(stack->idle_state, memory_order_relaxed) != stack->all_busy;
 }
 
 /* The only way the gate opens (see the top). */
-static void open_unless_wanted(struct hive_latent_stack *stack)
+void hive_latent_gate_reopen(struct hive_latent_stack *stack)
 {
     if (wanted(stack)) {
         gate_close();
@@ -92,15 +92,9 @@ static void open_unless_wanted(struct hive_latent_stack *stack)
 void hive_latent_gate_update(struct hive_latent_stack *stack)
 {
     if (stack->may_open && stack->newest != stack->floor)
-        open_unless_wanted(stack);
+        hive_latent_gate_reopen(stack);
     else
         gate_close();
-}
-
-void hive_latent_gate_reopen(struct hive_latent_stack *saved)
-{
-    if (saved)
-        open_unless_wanted(saved);
 }
 
 #ifdef HIVE_DEBUG_CHECKS

@@ -17,9 +17,10 @@ void hive_latent_gate_end(struct hive_latent_stack *stack);
  * close it. */
 void hive_latent_gate_update(struct hive_latent_stack *stack);
 
-/* Give back what an interrupt handler or a lock closed: `saved` is the
- * open gate it found (NULL: it was closed, nothing to do). */
-void hive_latent_gate_reopen(struct hive_latent_stack *saved);
+/* Open the gate to `stack` unless some core wants work: the one way it
+ * opens. Also how an interrupt handler or a lock gives back the open gate
+ * it found and closed. */
+void hive_latent_gate_reopen(struct hive_latent_stack *stack);
 
 #ifdef HIVE_DEBUG_CHECKS
 /* spinlock.c: `core` took a lock, holding held_before others / released

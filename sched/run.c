@@ -140,7 +140,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->stats = (struct hive_core_stats){0};
     w->latent.newest = w->latent.floor = NULL;
     w->latent.idle_state = &hive_scheduler.idle.state;
-    w->latent.all_busy = (uint64_t)hive_scheduler.workers << 32;
+    w->latent.all_busy = hive_idle_all_busy(hive_scheduler.workers);
     w->latent.inline_joins = 0;
     w->credits = 0;
     hive_core_queues_reset(&w->queues, id);

@@ -143,7 +143,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
     w->wait_deep = outer_deep || (uintptr_t)&here < w->deep_below;
     /* The latent frames of the joins this wait is nested in are the best
      * work this core can offer while it waits; and the work the wait runs
-     * must share only frames of its own (join.c, "Order"). */
+     * must share only frames of its own (join.c, "The floor"). */
     struct hive_join_frame *latent_floor = hive_latent_begin_wait(w);
     /* A wait is a scheduling point: while it lasts, the waiting task is not
      * running, and its time starts again when it resumes (watchdog.c). */
