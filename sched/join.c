@@ -338,8 +338,16 @@ static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
     HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &f->remaining, 0);
 }
 
-int hive_join_shared(struct hive_latent_stack *stack, struct hive_join_frame *f)
+int hive_join_shared(struct hive_latent_stack *stack)
 {
+    /* The caller's frame is the newest: everything fa joined has been
+     * joined and unlinked (joins on one core end in the reverse order they
+     * began). So the inline path need not pass its frame's address, and
+     * keeps it in no register across fa: a register saved and restored on
+     * every join for a call that happens on a few. A frame found here that
+     * is not shared is a broken nesting. */
+    struct hive_join_frame *f = stack->newest;
+    HIVE_CHECK(f && frame_shared(f), HIVE_RULE_LATENT_NESTED);
     struct hive_worker *w = HIVE_CONTAINER_OF(stack, struct hive_worker, latent);
     /* Shared, and everything above it has been joined. What is below it is
      * no floor: the inline path records only above a frame of the task's

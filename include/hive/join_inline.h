@@ -85,9 +85,10 @@ extern _Thread_local _Atomic(struct hive_latent_stack *) hive_latent_here;
 
 /* The whole join, out of line: every case the inline path leaves. */
 HIVE_MUST_CHECK int hive_join_full(void (*fa)(void *a), void *a, void (*fb)(void *b), void *b);
-/* An inline join whose frame f was shared while fa ran: unlink it, take it
- * back and run it, or wait for the core that took it. */
-HIVE_MUST_CHECK int hive_join_shared(struct hive_latent_stack *stack, struct hive_join_frame *f);
+/* An inline join whose frame was shared while fa ran - the stack's newest
+ * frame once fa has returned: unlink it, take it back and run it, or wait
+ * for the core that took it. */
+HIVE_MUST_CHECK int hive_join_shared(struct hive_latent_stack *stack);
 
 HIVE_MUST_CHECK static inline int hive_join(void (*fa)(void *a), void *a,
                                             void (*fb)(void *b), void *b)
@@ -113,7 +114,7 @@ HIVE_MUST_CHECK static inline int hive_join(void (*fa)(void *a), void *a,
             fb(b);
             return 0; /* HIVE_OK */
         }
-        return hive_join_shared(stack, &f);
+        return hive_join_shared(stack);
     }
     return hive_join_full(fa, a, fb, b);
 }
