@@ -13,6 +13,7 @@
 void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start)
 {
     d->owner = owner;
+    d->solo = false;
     atomic_init(&d->top, start);
     atomic_init(&d->bottom, start);
     for (uint32_t i = 0; i < HIVE_DEQUE_CAP; i++)
@@ -21,6 +22,8 @@ void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start)
 
 enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task **out)
 {
+    /* Its owner's pops do not race with thieves (deque.h). */
+    HIVE_CHECK(!d->solo, HIVE_RULE_DEQUE_SOLO);
     /* acquire: pairs with the seq_cst CAS on top by other thieves and pop. */
     uint32_t t = atomic_load_explicit(&d->top, memory_order_acquire);
     /* pairs with the seq_cst fence in hive_deque_pop. */

@@ -20,6 +20,7 @@
 #define HIVE_SCHED_DEQUE_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,11 @@ _Static_assert(HIVE_DEQUE_CAP <= (1u << 30), "deque capacity out of range");
 struct hive_deque {
     _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t top;    /* thieves' end; only ever CASed up */
     _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t bottom; /* owner's end; written only by the owner */
+    /* No other core takes from this deque this run (the run has one
+     * worker): the owner's pop needs neither the fence nor the CAS that
+     * settle a race with thieves. Set with the owner, between runs; on
+     * bottom's line, which every pop reads anyway. */
+    bool solo;
     /* Thieves read a slot before their CAS decides whether it was theirs, so
      * the owner may be rewriting it at the same moment: atomic. */
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_DEQUE_CAP];
@@ -74,6 +80,18 @@ static inline struct hive_task *hive_deque_push(struct hive_deque *d, struct hiv
 static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
+    if (d->solo) {
+        /* relaxed (all): nobody else reads or writes this deque this run,
+         * so top does not move. At one worker every group task is popped
+         * here (skynet: 1.1 million a run): without the fence, skynet at 1
+         * worker took 32.5 ms instead of 39.5 (medians, 8 interleaved runs
+         * each, on the host). */
+        uint32_t bottom = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+        if (bottom == atomic_load_explicit(&d->top, memory_order_relaxed))
+            return NULL;
+        atomic_store_explicit(&d->bottom, bottom - 1, memory_order_relaxed);
+        return atomic_load_explicit(&d->slot[(bottom - 1) & HIVE_DEQUE_MASK], memory_order_relaxed);
+    }
     /* relaxed: only this core writes bottom. */
     uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
     /* release: pairs with the acquire load of bottom in hive_deque_steal (a

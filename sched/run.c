@@ -143,7 +143,9 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->latent.all_busy = hive_idle_all_busy(hive_scheduler.workers);
     w->latent.inline_joins = 0;
     w->credits = 0;
-    hive_core_queues_reset(&w->queues, id);
+    /* One worker: nobody steals (only workers do; interrupt handlers and
+     * other threads push to the global queue). */
+    hive_core_queues_reset(&w->queues, id, hive_scheduler.workers == 1);
 }
 
 /* A group task left queued at the end of the run: dropped unrun (see the

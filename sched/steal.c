@@ -15,7 +15,7 @@ void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32
     hive_deque_init_at(&q->forkjoin, owner, start);
 }
 
-void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner)
+void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner, bool solo)
 {
     /* relaxed (all): between runs nobody else touches q. */
     HIVE_CHECK(atomic_load_explicit(&q->ring.tail, memory_order_relaxed) ==
@@ -24,6 +24,7 @@ void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner)
                        atomic_load_explicit(&q->forkjoin.bottom, memory_order_relaxed),
                HIVE_RULE_QUEUES_EMPTY_AT_START);
     q->ring.owner = q->forkjoin.owner = owner;
+    q->forkjoin.solo = solo;
 }
 
 void hive_core_queues_adopt(struct hive_core_queues *q)

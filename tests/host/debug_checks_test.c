@@ -132,6 +132,19 @@ static void deque_pop_by(int broken)
     (void)hive_deque_pop(&owned.forkjoin);
 }
 
+/* A deque set up for a run of one worker (solo: its pops skip the race
+ * with thieves) is never stolen from; a steal would race them unseen. */
+static void deque_solo_stolen(int broken)
+{
+    struct hive_core_stats stats = {0};
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_core_queues_reset(&owned, 1, broken);
+    hive_host_bind_core(1);
+    (void)hive_deque_push(&owned.forkjoin, &loose[0]);
+    hive_host_bind_core(0);
+    (void)hive_steal_forkjoin(&owned, &stats);
+}
+
 HIVE_TEST(only_the_owner_pushes_and_pops_its_ring)
 {
     expect_panic_only_when_broken(ring_push_by, HIVE_RULE_RING_OWNER);
@@ -143,6 +156,7 @@ HIVE_TEST(only_the_owner_pushes_and_pops_its_deque)
 {
     expect_panic_only_when_broken(deque_push_by, HIVE_RULE_DEQUE_OWNER);
     expect_panic_only_when_broken(deque_pop_by, HIVE_RULE_DEQUE_OWNER);
+    expect_panic_only_when_broken(deque_solo_stolen, HIVE_RULE_DEQUE_SOLO);
 }
 
 /* ---- a run starts with every core's queues empty ----------------------------- */
