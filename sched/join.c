@@ -225,25 +225,21 @@ static bool share(struct hive_worker *w, struct hive_join_frame *f)
     return true;
 }
 
-/* The latent frames a share may take: walking down from the newest frame to
- * the first shared one or the floor, at most HIVE_LATENT_WALK of them ("The
- * list"). Fills out[0..max) with the oldest max of those it passed, oldest
- * first, and returns how many. */
-static unsigned shareable(struct hive_latent_stack *stack, struct hive_join_frame **out,
-                          unsigned max)
+/* The latent frame a share takes: the oldest of those passed walking down
+ * from the newest frame to the first shared one or the floor, at most
+ * HIVE_LATENT_WALK of them ("The list"); NULL if there is none. Once it is
+ * shared, the next walk stops there and returns the one above it: so
+ * shares, one walk each, go oldest first. */
+static struct hive_join_frame *oldest_shareable(struct hive_latent_stack *stack)
 {
+    struct hive_join_frame *oldest = NULL;
     unsigned seen = 0;
     for (struct hive_join_frame *f = stack->newest;
-         f != stack->floor && !frame_shared(f) && seen < HIVE_LATENT_WALK; f = frame_below(f))
+         f != stack->floor && !frame_shared(f) && seen < HIVE_LATENT_WALK; f = frame_below(f)) {
+        oldest = f;
         seen++;
-    unsigned n = seen < max ? seen : max;
-    /* Again, past the newer ones, then the oldest n, newest of them first. */
-    struct hive_join_frame *f = stack->newest;
-    for (unsigned i = 0; i < seen - n; i++)
-        f = frame_below(f);
-    for (unsigned i = n; i-- > 0; f = frame_below(f))
-        out[i] = f;
-    return n;
+    }
+    return oldest;
 }
 
 void hive_latent_share(struct hive_worker *w)
@@ -253,16 +249,20 @@ void hive_latent_share(struct hive_worker *w)
      * the deque while a woken core is on its way. hive_deque_len costs no
      * fence, and for the owner 0 means empty. */
     struct hive_join_frame *oldest;
-    if (hive_deque_len(&w->queues.forkjoin) == 0 && shareable(&w->latent, &oldest, 1))
+    if (hive_deque_len(&w->queues.forkjoin) == 0 && (oldest = oldest_shareable(&w->latent)))
         share(w, oldest);
 }
 
 struct hive_join_frame *hive_latent_begin_wait(struct hive_worker *w)
 {
-    struct hive_join_frame *frames[HIVE_LATENT_SHARE_MAX];
-    unsigned n = shareable(&w->latent, frames, HIVE_LATENT_SHARE_MAX);
-    for (unsigned i = 0; i < n && share(w, frames[i]); i++)
-        ;
+    /* A walk per share, and no buffer of frames on the stack: the list
+     * above the floor is about the task's join depth (a walk is bounded by
+     * HIVE_LATENT_WALK all the same). Stops at a full deque: the frame
+     * stays latent. */
+    unsigned shared = 0;
+    struct hive_join_frame *f;
+    while (shared < HIVE_LATENT_SHARE_MAX && (f = oldest_shareable(&w->latent)) && share(w, f))
+        shared++;
     struct hive_join_frame *floor = w->latent.floor;
     w->latent.floor = w->latent.newest;
     hive_latent_gate_update(&w->latent); /* closed: newest == floor */

@@ -34,9 +34,9 @@ static struct hive_idle idle;
 HIVE_TEST(parker_leaving_nobody_searching_rescans)
 {
     hive_idle_init(&idle, 2);
-    CHECK(hive_idle_start_search(&idle, NULL));            /* worker 1 */
-    CHECK(!hive_idle_start_search(&idle, NULL));           /* worker 0: refused, 1 of 2 searches */
-    CHECK(hive_idle_stop_search(&idle));             /* worker 1 found work: the last searcher */
+    CHECK(hive_idle_start_search(&idle, NULL));  /* worker 1 */
+    CHECK(!hive_idle_start_search(&idle, NULL)); /* worker 0: refused, 1 of 2 searches */
+    CHECK(hive_idle_stop_search(&idle));         /* worker 1 found work: the last searcher */
     CHECK_EQ(hive_idle_notify(&idle), -1); /* rule 2: nobody parked */
     CHECK_EQ(hive_idle_notify(&idle), -1); /* rule 1, its ring push: all awake */
     /* Worker 0 parks, not searching, and nobody searches after it: it must
