@@ -9,5 +9,10 @@
 void hive_host_bind_core(unsigned id);
 /* What hive_port_core_count() reports. */
 void hive_host_set_core_count(unsigned n);
+/* How many of core `id`'s hive_port_wait calls have ended because their
+ * timeout passed, since the process began: lets a test wait until a core has
+ * slept past its park timeout, however late the host schedules that core's
+ * thread, instead of hoping it does so within a fixed time. */
+unsigned long hive_host_waits_timed_out(unsigned id);
 
 #endif

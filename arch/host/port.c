@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,10 @@ struct host_core {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool wake_pending;
+    /* hive_host_waits_timed_out. relaxed, here and in the load: a count a
+     * test only waits on; what the core did meanwhile (the scheduler's own
+     * counts) is read after the run, which host_cores_wait orders. */
+    _Atomic unsigned long timed_out;
 };
 
 static struct host_core cores[HIVE_HOST_MAX_CORES];
@@ -117,12 +122,19 @@ void hive_port_wait(uint64_t timeout_ns)
             struct timespec ts = {(time_t)(deadline / 1000000000u),
                                   (long)(deadline % 1000000000u)};
             while (!c->wake_pending)
-                if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) == ETIMEDOUT)
+                if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) == ETIMEDOUT) {
+                    atomic_fetch_add_explicit(&c->timed_out, 1, memory_order_relaxed);
                     break;
+                }
         }
     }
     c->wake_pending = false;
     pthread_mutex_unlock(&c->mu);
+}
+
+unsigned long hive_host_waits_timed_out(unsigned id)
+{
+    return atomic_load_explicit(&cores[id].timed_out, memory_order_relaxed);
 }
 
 void hive_port_wake(unsigned core)

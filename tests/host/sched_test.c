@@ -426,14 +426,36 @@ HIVE_TEST(huge_park_timeout_sleeps)
 }
 
 /* A short park timeout ends the idle worker's sleeps, and each such end is
- * counted as a timeout, on the core that slept. */
+ * counted as a timeout, on the core that slept. The task runs until the host
+ * port has seen the other core's sleep time out twice: the first park's
+ * timeout is then counted (its loop ended before the second park began) while
+ * the run still went on. Waiting for that rather than for a fixed time keeps
+ * the case honest on a loaded host, where the other core's thread may not run
+ * at all for longer than any fixed window (it failed so once, under ctest
+ * -j3 with ThreadSanitizer); if timeouts never end a sleep, this hangs and
+ * ctest's limit fails it. */
+static unsigned long timed_out_before;
+static int two_timeouts_core;
+
+static void two_timeouts_entry(void *p)
+{
+    (void)p;
+    two_timeouts_core = hive_core_id();
+    while (hive_host_waits_timed_out(1) < timed_out_before + 2)
+        sched_yield();
+}
+
 HIVE_TEST(park_timeouts_are_counted)
 {
     struct hive_config c = sw_cfg(2);
-    c.park_timeout_ns = 1000000; /* 1 ms, in 200 ms of nothing to do */
-    CHECK_EQ(hive_run(huge_timeout_entry, NULL, &c), HIVE_OK);
+    c.park_timeout_ns = 1000000; /* 1 ms */
+    /* The entry starts in core 0's LIFO slot, which no other core takes:
+     * core 1 is the one that sleeps, and between runs it does not. */
+    timed_out_before = hive_host_waits_timed_out(1);
+    CHECK_EQ(hive_run(two_timeouts_entry, NULL, &c), HIVE_OK);
+    CHECK_EQ(two_timeouts_core, 0);
     const struct hive_stats *st = hive_stats_last();
-    CHECK(st->total.park_timeouts >= 1);
+    CHECK(st->core[1].park_timeouts >= 1);
     CHECK(st->total.park_timeouts <= st->total.parks + st->total.wait_parks);
     for (unsigned i = 0; i < st->cores; i++)
         CHECK(st->core[i].park_timeouts <= st->core[i].parks + st->core[i].wait_parks);
