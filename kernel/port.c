@@ -234,6 +234,20 @@ static void run_on_core(void *unused)
     run_fn(run_arg);
     if (watch_period)
         hive_timer_watch(0, NULL);
+    /* No backstop check outside a run (sched/port.h). */
+    hive_timer_backstop(0, NULL);
+}
+
+/* The backstop: this core's timer interrupt runs the check on this core, so
+ * its fence is an ordinary one. */
+void hive_port_backstop(uint64_t delay_ns, void (*check)(unsigned core))
+{
+    hive_timer_backstop(hive_deadline_after(hive_port_now_ns(), delay_ns), check);
+}
+
+void hive_port_backstop_fence(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
 }
 
 void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)

@@ -44,6 +44,8 @@ struct timer_core {
     uint64_t watch;         /* next periodic watch call, ns, or NEVER */
     uint64_t watch_period;
     void (*watch_fn)(void);
+    uint64_t backstop;      /* the scheduler's backstop check, ns, or NEVER */
+    void (*backstop_fn)(unsigned core);
     uint64_t armed;         /* ticks last given to arch_timer_set, or NEVER */
     struct timer heap[HIVE_TIMERS_PER_CORE];
 };
@@ -132,6 +134,8 @@ static void heap_remove(struct timer_core *c, unsigned i)
 static void rearm(struct timer_core *c, bool force)
 {
     uint64_t want = c->park < c->watch ? c->park : c->watch;
+    if (c->backstop < want)
+        want = c->backstop;
     if (c->n && c->heap[0].deadline < want)
         want = c->heap[0].deadline;
     uint64_t ticks = ticks_at(want);
@@ -147,6 +151,7 @@ void hive_timer_cpu_init(void)
     c->n = 0;
     c->park = NEVER;
     c->watch = NEVER;
+    c->backstop = NEVER;
     c->armed = NEVER;
 }
 
@@ -245,6 +250,24 @@ void hive_timer_watch(uint64_t period_ns, void (*fn)(void))
     arch_irq_restore(irq);
 }
 
+void hive_timer_backstop(uint64_t deadline_ns, void (*fn)(unsigned core))
+{
+    unsigned long irq = arch_irq_save();
+    struct timer_core *c = &cores[hive_cpu_id()];
+    hive_spin_lock_raw(&c->lock);
+    if (!fn) {
+        /* Dropped: the hardware stays armed as it was; if this was the
+         * earliest deadline its interrupt finds nothing due and re-arms. */
+        c->backstop = NEVER;
+    } else if (c->backstop == NEVER) {
+        c->backstop = deadline_ns;
+        c->backstop_fn = fn;
+        rearm(c, false);
+    }
+    hive_spin_unlock_raw(&c->lock);
+    arch_irq_restore(irq);
+}
+
 /* From hive_kernel_irq, interrupts masked: fire what is due, in order. */
 void hive_timer_irq(void)
 {
@@ -262,6 +285,15 @@ void hive_timer_irq(void)
         hive_spin_unlock_raw(&c->lock);
         HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, fn, 0);
         fn();
+        hive_spin_lock_raw(&c->lock);
+        now = hive_port_now_ns();
+    }
+    if (c->backstop <= now) {
+        c->backstop = NEVER;
+        void (*fn)(unsigned) = c->backstop_fn;
+        hive_spin_unlock_raw(&c->lock);
+        HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, fn, 0);
+        fn(hive_cpu_id());
         hive_spin_lock_raw(&c->lock);
         now = hive_port_now_ns();
     }

@@ -25,7 +25,8 @@ cp "$model" model.pml
 spin -a "$@" model.pml >spin.log 2>&1 || { cat spin.log; exit 1; }
 # COLLAPSE compresses state vectors losslessly, so the search stays exhaustive.
 # PAN_OPT: reach.sh's many short searches compile faster than they search.
-"${CC:-gcc}" "${PAN_OPT:--O2}" -DSAFETY -DCOLLAPSE -DMEMLIM=2048 -o pan pan.c 2>gcc.log || { cat gcc.log; exit 1; }
+# PAN_MEMLIM: MB pan may use (model.idle.3 needs more than the default).
+"${CC:-gcc}" "${PAN_OPT:--O2}" -DSAFETY -DCOLLAPSE -DMEMLIM="${PAN_MEMLIM:-2048}" -o pan pan.c 2>gcc.log || { cat gcc.log; exit 1; }
 ./pan -m"$depth" >pan.log 2>&1 || true
 cat pan.log
 

@@ -38,13 +38,25 @@
  * finding": with the rescan of the last searcher only, spin shows a core
  * asleep beside a task waiting in a busy core's ring).
  *
+ * A worker's push to its own ring or deque has no fence before its load of
+ * S (publish.c): the load may come before the push, so the model takes
+ * both orders (PUSH_THEN_LOAD, LOAD_THEN_PUSH). A push that woke nobody
+ * arms its core's backstop, whose check (BACKSTOP_CHECK: the core's timer
+ * interrupt, while it runs a long task) clears the flag and, if the core's
+ * queues or the global queue hold work, runs the fenced notify. Without it
+ * a core that parks as a push is made can miss it and sleep beside a busy
+ * core's work: -DLONG must fail then (-DBUG_NO_BACKSTOP).
+ *
  * Planted bugs, each of which spin must catch:
  *   -DBUG_NO_RESCAN       no parker rescans, the last searcher neither (rule 3)
  *   -DBUG_NO_NOTIFY       a global push from outside notifies nobody (rule 1)
  *   -DBUG_WAKE_DROPPED    hive_port_wait drops a wake that came before it
  *   -DBUG_AWAIT_NO_WAKE   (WAIT) the last group task wakes no sleeping waiter
  * and, under -DLONG:
- *   -DBUG_NO_RING_NOTIFY  a worker's ring push notifies nobody (rule 1)
+ *   -DBUG_NO_RING_NOTIFY  a worker's ring push notifies nobody and arms no
+ *                         backstop (rule 1 forgotten at that call)
+ *   -DBUG_NO_BACKSTOP     own pushes notify without the fence and arm no
+ *                         backstop (Rayon's push)
  *   -DBUG_NO_HANDOFF      the last searcher to find work wakes nobody (rule 2)
  *   -DBUG_RESCAN_LAST_SEARCHER_ONLY  only the last searcher rescans (rule 3
  *                         as it was, and as Tokio has it)
@@ -106,6 +118,15 @@ bit busy[NW];             /* ring i: a steal is in flight (steal != real) */
 byte fj[NW];              /* fork-join deque i: bottom - top */
 byte pending;             /* the group's awaited word: its count ... */
 bit gsleep;               /* ... and HIVE_AWAIT_SLEEPING (the core: 0) */
+#endif
+
+#if NSPAWN > 0 || defined(WAIT)
+#define OWN_PUSHES 1
+#else
+#define OWN_PUSHES 0
+#endif
+#if OWN_PUSHES
+bit armed[NW];            /* worker i's backstop_armed: a check is pending */
 #endif
 
 bit running;              /* hive_scheduler.phase == RUNNING */
@@ -203,6 +224,14 @@ inline NOTIFY() {
   d_step {                                        /* atomic_load(&idle->state) */
     claim = se == 0 && un < NW                    /* nobody searches, someone parked */
   };
+  CLAIM();
+  atomic { claim = 0; bits = 0; b = 0; old = 0 }
+}
+
+/* The rest of hive_idle_notify, on what the load of S decided (claim):
+   claim the lowest set bit and wake it. With b = NW before it, b < NW
+   after it says it woke a core. */
+inline CLAIM() {
   if
   :: claim ->
      bits = pmask;                                /* atomic_load(&idle->parked[w]) */
@@ -229,9 +258,62 @@ inline NOTIFY() {
         fi
      od
   :: else -> skip
-  fi;
-  atomic { claim = 0; bits = 0; b = 0; old = 0 }
+  fi
 }
+
+#if OWN_PUSHES
+/* publish.c, a worker's push to its own queue: the push, then
+   hive_idle_notify_unfenced - no fence, so the load of S may be ordered
+   before the push's store, and the model takes both orders (PUSH_THEN_LOAD,
+   LOAD_THEN_PUSH: PRE is what comes before the push in the same step, PUSH
+   the store). Then OWN_NOTIFY: the claim, and if it woke nobody the
+   backstop, unless one is pending. */
+#define LOAD_S claim = se == 0 && un < NW; b = NW
+#define PUSH_THEN_LOAD(PRE, PUSH) \
+  d_step { PRE; PUSH }; d_step { LOAD_S }
+#define LOAD_THEN_PUSH(PRE, PUSH) \
+  d_step { PRE; LOAD_S }; d_step { PUSH }
+
+inline OWN_NOTIFY() {
+#ifndef BUG_NO_RING_NOTIFY
+  CLAIM();
+#endif
+  atomic {
+#if !defined(BUG_NO_RING_NOTIFY) && !defined(BUG_NO_BACKSTOP)
+    if                                            /* woke nobody: the backstop */
+    :: b >= NW && !armed[me] -> armed[me] = 1     /* hive_port_backstop */
+    :: else -> skip
+    fi;
+#endif
+    claim = 0; bits = 0; b = 0; old = 0
+  }
+}
+
+/* publish.c, backstop_check: the core's timer interrupt, HIVE_BACKSTOP_NS
+   after the push that armed it. Clear the flag, fence, then if anything is
+   queued where the core pushed - its ring, its deque, the global queue - the
+   fenced notify. The three lengths are one step: loads of counts that only
+   the worker's pushes raise; a task that leaves them in between was taken
+   by an awake core, and a taker that found work is covered by rule 2.
+   It runs inside a long task (RUN_SIMPLE): the one place the property
+   needs it. Elsewhere a check is no more than a notify with the fence at a
+   moment of its own - the model's outside spawn already makes those at every
+   point - and it comes after the push it checks, so the push is visible to
+   every park after it. */
+inline BACKSTOP_CHECK() {
+  armed[me] = 0;                                  /* store false; the fence */
+  if
+#ifdef WAIT
+  :: ring[me] + fj[me] + glen > 0 ->
+#else
+  :: ring[me] + glen > 0 ->
+#endif
+     REACHED(23) printf("W%d: the backstop finds work\n", me);
+     NOTIFY()
+  :: else -> skip
+  fi
+}
+#endif
 
 /* hive_idle_start_search. Its load of S and its CAS loop are one step: a
    CAS that succeeds saw the value the load (or the last failure) read, so
@@ -522,34 +604,33 @@ inline AWAIT_DONE() {
 inline AWAIT_DONE() { skip }
 #endif
 
+/* hive_spawn: count it (relaxed add), then the LIFO slot's previous task is
+   published to the ring (hive_publish_spawn -> hive_publish). The add is in
+   the push's step: the running task holds a count, so nobody can see the
+   run end in between, and nothing else reads the count. */
+#define SPAWN_COUNT \
+  spawns > 0 -> spawns--; \
+  if                                              /* hive_outstanding_add */ \
+  :: credit[me] == 0 ->                           /* hive_credits_refill */ \
+     outstanding = outstanding + CB; credit[me] = CB \
+  :: else -> skip \
+  fi; \
+  credit[me]--
+#define RING_PUSH                                 /* hive_ring_push: store tail */ \
+  ring[me]++; printf("W%d pushes a task to its ring\n", me)
+
 /* hive_run_task of a task that does not wait, and what its fn does */
 inline RUN_SIMPLE() {
   if
   :: t == GROUP -> t = 0; AWAIT_DONE()            /* group.c: uncounted */
   :: t == COUNTED ->
      d_step { t = 0; printf("W%d runs a task\n", me) };
-     /* hive_spawn: count it (relaxed add), then the LIFO slot's previous
-        task is published to the ring (hive_publish_spawn -> hive_publish).
-        The add and the push are one step: the running task holds a count,
-        so nobody can see the run end in between, and nothing else reads
-        the count. */
      do
-     :: d_step {
-          spawns > 0 -> spawns--;
-          if                                      /* hive_outstanding_add */
-          :: credit[me] == 0 ->                   /* hive_credits_refill */
-             outstanding = outstanding + CB; credit[me] = CB
-          :: else -> skip
-          fi;
-          credit[me]--;
-          ring[me]++;                             /* hive_ring_push: store tail */
-          printf("W%d pushes a task to its ring\n", me)
-        };
-#ifndef BUG_NO_RING_NOTIFY
-        NOTIFY()
-#else
-        skip
-#endif
+     :: if
+        :: PUSH_THEN_LOAD(SPAWN_COUNT, RING_PUSH)
+        :: LOAD_THEN_PUSH(SPAWN_COUNT, RING_PUSH)
+        fi;
+        OWN_NOTIFY()
      :: break
      od;
 #ifdef LONG
@@ -561,7 +642,14 @@ inline RUN_SIMPLE() {
           printf("W%d runs a long task\n", me);
           if :: TAKEABLE > 0 -> REACHED(19) skip :: else -> skip fi
         };
+#if OWN_PUSHES
+        do
+        :: TAKEABLE == 0 || done -> break
+        :: armed[me] -> BACKSTOP_CHECK()          /* its timer interrupt */
+        od;
+#else
         TAKEABLE == 0 || done;
+#endif
         inlong--
      :: skip
      fi;
@@ -710,15 +798,19 @@ inline PARK_UNTIL() {
 /* hive_group_spawn (group_push), then hive_group_wait -> hive_wait_for.
    The wait's spin (HIVE_WAIT_SPIN_NS of fruitless helping) is one look: a
    fruitless look changes nothing shared, so more of them add no state. */
+#define FJ_PUSH                                   /* hive_deque_push: store bottom */ \
+  fj[me]++; printf("W%d pushes a group task to its deque\n", me)
+
 inline GROUP_AND_WAIT() {
   do
   :: gi < NGROUP ->
      gi++;
      pending++;                                   /* fetch_add (relaxed) */
-     d_step {                                     /* hive_deque_push: store bottom */
-       fj[me]++; printf("W%d pushes a group task to its deque\n", me)
-     };
-     NOTIFY()                                     /* hive_publish(FORKJOIN) */
+     if                                           /* hive_publish(FORKJOIN) */
+     :: PUSH_THEN_LOAD(skip, FJ_PUSH)
+     :: LOAD_THEN_PUSH(skip, FJ_PUSH)
+     fi;
+     OWN_NOTIFY()
   :: else -> break
   od;
   do

@@ -20,11 +20,14 @@
  *     from its LIFO slot into its ring, a join frame or group task pushed on
  *     its fork-join deque, a push to the global queue, a batch a waiting core
  *     stole into its ring; sched/publish.c) then calls hive_idle_notify: a
- *     seq_cst fence, a
- *     load of S, and if searching == 0 and unparked < n it claims the lowest
- *     set bit of P (fetch_and, checked: if the bit was already clear another
- *     waker won it, try the next) and wakes that worker. So one enqueue wakes
- *     at most one core, and only when nobody is searching.
+ *     seq_cst fence, a load of S, and if searching == 0 and unparked < n it
+ *     claims the lowest set bit of P (fetch_and, checked: if the bit was
+ *     already clear another waker won it, try the next) and wakes that
+ *     worker. So one enqueue wakes at most one core, and only when nobody is
+ *     searching. A worker's push to its own ring or deque notifies without
+ *     the fence (hive_idle_notify_unfenced) and, if that woke nobody, arms
+ *     the backstop: HIVE_BACKSTOP_NS later a check on that core notifies
+ *     again with the fence if the work is still queued ("Own pushes", below).
  *  2. A worker that runs out of local work may become a searcher (a CAS on S
  *     that refuses once half the workers search) and steals. If it finds work
  *     it stops searching; if it was the last searcher (the fetch_sub saw 1)
@@ -88,6 +91,30 @@
  * In every case a late scan finds the task, or a worker that made one took
  * other work and is awake; no worker sleeps for good while the task waits
  * to be taken, even while the others run long tasks.
+ *
+ * Own pushes. A worker's push to its own ring or deque has no fence before
+ * its load of S, so the argument above does not hold for it as it stands:
+ * the load may read S from before a worker X parked, while X's rescan misses
+ * the push (the store-buffering outcome). Two things still hold.
+ *  - No task is left queued while every core sleeps: the pushing core P is
+ *    awake, and before it sleeps it parks (its seq_cst RMWs of P and S follow
+ *    the push), finds its own queues first, and the last worker to leave
+ *    nobody searching rescans. Every park's RMW of S after P's is late for
+ *    the push, and some worker's park comes after all others' in S's order:
+ *    P's, or a later one. Such a worker sees the push (P's RMW precedes its
+ *    own), so if it leaves nobody searching its rescan finds the task, and
+ *    if it leaves a searcher, that searcher's scan is late too.
+ *  - While P runs on (a long task, or one that waits for the pushed work
+ *    without helping), a worker that missed the push may sleep beside it:
+ *    until the backstop. The push that woke nobody armed it; HIVE_BACKSTOP_NS
+ *    later the check, an interrupt of P (on the host: a thread of the
+ *    port's, after a membarrier that puts a fence on P), clears the flag,
+ *    fences, and if the work is still there notifies as rule 1 does: the
+ *    enqueue E of the argument above, made late, with everything P pushed
+ *    before it. A push after the check sees the flag clear and arms it
+ *    again. So a core sleeps beside work a busy core pushed for at most
+ *    HIVE_BACKSTOP_NS plus the interrupt's latency (model/idle.pml -DLONG
+ *    checks it, and that it fails without the backstop).
  * Wakes themselves are never lost: hive_port_wake leaves one pending wake per
  * core that the next hive_port_wait consumes, and a parked worker re-checks
  * its bit after every return from hive_port_wait. No step depends on a park
@@ -150,6 +177,11 @@ int hive_idle_notify(struct hive_idle *idle)
 {
     /* The full fence of rule 1: orders our enqueue before the load of S. */
     atomic_thread_fence(memory_order_seq_cst);
+    return hive_idle_notify_unfenced(idle);
+}
+
+int hive_idle_notify_unfenced(struct hive_idle *idle)
+{
     unsigned n = hive_idle_workers(idle);
     uint64_t s = atomic_load(&idle->state);
     if (hive_idle_searching(s) != 0 || hive_idle_unparked(s) >= n)

@@ -64,6 +64,14 @@ bool hive_idle_stop_search(struct hive_idle *idle);
  * Returns the woken worker, or -1.
  */
 int hive_idle_notify(struct hive_idle *idle);
+/*
+ * The same without the fence: the load of S may be ordered before the
+ * caller's enqueue, so it may see a state older than that enqueue and wake
+ * nobody whom a parking worker's rescan then misses. Only for a worker's
+ * pushes to its own queues, whose backstop (publish.c) notifies again with
+ * the fence.
+ */
+int hive_idle_notify_unfenced(struct hive_idle *idle);
 
 /*
  * Worker `id` parks: sets its bit, then counts itself parked (and no longer

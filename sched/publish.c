@@ -4,18 +4,38 @@
  *
  * hive_publish is the one function that pushes a task where other cores can
  * take it - this core's ring, its fork-join deque, the global queue - and
- * then notifies: rule 1 of sched/idle.c, a seq_cst fence between the push and
- * the load of the idle state (in hive_idle_notify), then a wake if nobody is
- * searching and someone is parked. Without that fence the load could be
- * ordered before the push, every worker could park having scanned before the
- * push, and the task would wait with every core asleep. Callers that queue a
+ * then notifies (rule 1 of sched/idle.c): a load of the idle state, then a
+ * wake if nobody is searching and someone is parked. Callers that queue a
  * task for others go through it, so none can forget the notify.
+ *
+ * A push to the global queue - from a worker, another thread or an
+ * interrupt handler - has a seq_cst fence between the push and that load.
+ * Without it the load could be ordered before the push, every worker could
+ * park having scanned before the push, and the task would wait with every
+ * core asleep.
+ *
+ * A worker's push to its own ring or fork-join deque has no fence: it is the
+ * dearest instruction of a spawn, and the task cannot be left with every
+ * core asleep anyway - its core is awake and runs its own queues before it
+ * parks, and the parks after it rescan (idle.c, "Own pushes"). What the
+ * fence buys there is parallelism: a core that parks just as the push is
+ * made may miss it and sleep while the pushing core runs something long.
+ * That is bounded by the backstop: a push that woke nobody arms the port's
+ * backstop (hive_port_backstop) unless one is pending, and HIVE_BACKSTOP_NS
+ * later the check runs as an interrupt of the pushing core - a fence, then
+ * if work is still queued there, the fenced notify. So a core sleeps beside
+ * a busy core's queued work for at most HIVE_BACKSTOP_NS (plus the
+ * interrupt's latency), at the cost of one check per HIVE_BACKSTOP_NS while
+ * a core pushes, instead of one fence per push. (Rayon's push has no fence
+ * either, and no backstop.)
  *
  * hive_notify_idle is for work that is already where others can take it
  * when someone must be told: the hand-offs of the idle protocol (rule 2: the
  * last searcher found work, so another must go on searching; rule 3: a
- * worker that parked leaving nobody searching found work in its rescan) and a batch that a steal moved
- * into the ring of a core that is not a searcher (wait.c).
+ * worker that parked leaving nobody searching found work in its rescan) and
+ * a batch that a steal moved into the ring of a core that is not a searcher
+ * (wait.c). Those keep the fence: they are rare, and their argument is the
+ * fenced one.
  *
  * A spawn into the empty LIFO slot publishes nothing: the slot is never
  * stolen. Only the task it evicts, pushed into the ring, is published.
@@ -30,6 +50,49 @@ void hive_notify_idle(struct hive_worker *w)
     HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, woken, w ? HIVE_TRACE_WAKE_NOTIFY : HIVE_TRACE_WAKE_OUTSIDE);
     if (w)
         w->stats.wakes++;
+}
+
+/*
+ * The backstop's check (hive_port_backstop) of `core`'s pushes. The flag is
+ * cleared first, then hive_port_backstop_fence: a fence as if on `core`
+ * itself (it is, on the boards). A push of that core's before the fence is
+ * seen by the loads below; one after it sees the flag clear and arms the
+ * backstop again - either way none is left unchecked. If work is still
+ * queued where the core put it - its ring, its deque, or the global queue
+ * its full ring spilled to - the fenced notify (rule 1's fence, late). What
+ * it wakes is counted in the core's backstop_wakes, a field nothing else
+ * writes (the core's own counts may be mid-update below an interrupt).
+ */
+static void backstop_check(unsigned core)
+{
+    struct hive_worker *w = &hive_workers[core];
+    /* relaxed: ordered by the fence below, for both sides (see above). */
+    atomic_store_explicit(&w->backstop_armed, false, memory_order_relaxed);
+    hive_port_backstop_fence();
+    if (!hive_ring_len(&w->queues.ring) && !hive_deque_len(&w->queues.forkjoin) &&
+        hive_global_is_empty(&hive_scheduler.global))
+        return;
+    if (hive_idle_notify(&hive_scheduler.idle) >= 0)
+        w->stats.backstop_wakes++;
+}
+
+/* A worker's push to its own queues: the notify without the fence, and the
+ * backstop if it woke nobody (see the top). */
+static void notify_own(struct hive_worker *w)
+{
+    int woken = hive_idle_notify_unfenced(&hive_scheduler.idle);
+    if (woken >= 0) {
+        /* The claim's RMW follows the push: the woken core sees the task. */
+        HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, woken, HIVE_TRACE_WAKE_NOTIFY);
+        w->stats.wakes++;
+        return;
+    }
+    /* relaxed: the check's clearing store pairs with this load through
+     * hive_port_backstop_fence (backstop_check). */
+    if (atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
+    hive_port_backstop(HIVE_BACKSTOP_NS, backstop_check);
 }
 
 struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, struct hive_task *t)
@@ -75,7 +138,10 @@ struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, s
      * workers, w == NULL, always notify: the one worker may be parked.) */
     if (w && hive_scheduler.workers == 1)
         return NULL;
-    hive_notify_idle(w);
+    if (to == HIVE_PUBLISH_GLOBAL)
+        hive_notify_idle(w);
+    else
+        notify_own(w);
     return NULL;
 }
 

@@ -130,6 +130,10 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
     w->deep_below = UINTPTR_MAX; /* hive_worker_main sets it, on its core */
     w->forkjoin_floor = 0;
     w->searching = false;
+    /* No check runs between runs (hive_port_backstop drops a pending one):
+     * this run's first push that wakes nobody arms its own. relaxed: read
+     * by the worker, whose start hive_port_run_on_cores orders after this. */
+    atomic_store_explicit(&w->backstop_armed, false, memory_order_relaxed);
     w->watch = hive_scheduler.watchdog_ns != 0;
     uint64_t s = seed + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
     w->rng[0] = (uint32_t)(s >> 32) | 1u; /* never all zero */

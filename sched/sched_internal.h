@@ -80,6 +80,11 @@ enum hive_task_kind {
 #define HIVE_INTERVAL_MAX 128u
 #define HIVE_INTERVAL_INIT 32u
 #define HIVE_GLOBAL_LATENCY_NS 1000000u /* target wait of a globally queued task */
+/* The backstop of a worker's own pushes (publish.c): at most this long after
+ * a push whose notify may have missed a parking core, the pushing core
+ * notifies again with the fence - once per this time while it pushes. The
+ * bound on how long a core sleeps beside work that a busy core pushed. */
+#define HIVE_BACKSTOP_NS 1000000u
 /* How long a join or group waiter keeps helping without finding anything
  * before it parks (wait.c): long enough that the fine-grained joins of a
  * divide-and-conquer run, whose halves take microseconds, never pay for a
@@ -103,6 +108,10 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= (1u << 15), "a core id must fit in the aw
 struct hive_worker {
     /* ---- owner-only (the LIFO slot is never stolen) ---- */
     _Alignas(HIVE_CACHE_LINE) struct hive_task *lifo;
+    /* A backstop is pending for this core's pushes (publish.c): set by the
+     * core, cleared by the check (an interrupt of this core, or the host
+     * port's thread: hence atomic). */
+    atomic_bool backstop_armed;
     struct hive_task *batch; /* the rest of the last global pull, linked through next */
     unsigned id;
     unsigned lifo_polls;    /* LIFO takes in a row */

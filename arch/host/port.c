@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "arch/host/host.h"
+#include "arch/host/backstop.h"
 #include "arch/host/cores.h"
 
 #include <errno.h>
@@ -228,6 +229,7 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
     hive_host_bind_core(0);
     fn(arg);
     host_cores_wait();
+    host_backstop_drop();
     watch_stop();
     hive_host_bind_core(prev);
 }

@@ -353,6 +353,11 @@ struct hive_core_stats {
     uint64_t park_timeouts;  /* sleeps of either kind that ended because
                                 hive_config.park_timeout_ns passed, not by a
                                 wake, the run's end or the awaited work */
+    uint64_t backstop_wakes; /* sleeping cores woken by this core's backstop:
+                                work it pushed to its own queues without the
+                                fence, which a core parking at that moment
+                                missed, found queued a millisecond later (or
+                                woken for work already being taken) */
 };
 
 struct hive_stats {

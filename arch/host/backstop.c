@@ -1,0 +1,195 @@
+/*
+ * The host port's backstop (hive_port_backstop, sched/port.h): a core's
+ * check, called about delay_ns after the core asked for it.
+ *
+ * A board calls it from the core's own timer interrupt. A host thread cannot
+ * be interrupted both cheaply and safely (a signal handler could not take
+ * the locks hive_port_wake takes), so one thread of the port's calls every
+ * check, and hive_port_backstop_fence is membarrier(PRIVATE_EXPEDITED): the
+ * kernel runs a full memory barrier on every thread of the process that is
+ * running, and one that is not has passed through a context switch, itself
+ * a full barrier. So each core thread has a point - its barrier - before
+ * which what it stored is visible to the check's loads that follow, and
+ * after which its loads see what the check stored before: what a fence on
+ * the core itself would give the check, which is what sched/publish.c's
+ * argument needs.
+ *
+ * Where the kernel lacks membarrier (before Linux 4.14, or a sandbox that
+ * refuses it) the fence is a plain one: then the check relies on a core's
+ * stores reaching the cache within the backstop's delay, which every host
+ * CPU does in well under a microsecond, though C11 does not promise it.
+ *
+ * The thread is created at the first call and kept, like the core threads
+ * (cores.c): a run that never asks for a check costs nothing, and one that
+ * does costs a mutex and a condition variable signal per check, not a
+ * thread. host_backstop_drop, at the end of every hive_port_run_on_cores,
+ * drops what is pending and waits for a check in progress, so none runs
+ * between runs. fork(): as in cores.c, the child starts with no thread.
+ */
+#define _GNU_SOURCE
+#include "arch/host/backstop.h"
+
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arch/host/host.h"
+#include "sched/port.h"
+
+#define NONE UINT64_MAX
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t wake;  /* the thread: an earlier deadline than it waits for */
+    pthread_cond_t quiet; /* host_backstop_drop: the thread left its checks */
+    uint64_t due[HIVE_HOST_MAX_CORES];
+    unsigned cores;       /* due[cores..] are all NONE */
+    uint64_t next;        /* the earliest due, what the thread sleeps until */
+    void (*check)(unsigned core);
+    bool checking;        /* the thread is calling checks, unlocked */
+    bool started;
+    bool membarrier;      /* registered: MEMBARRIER_CMD_PRIVATE_EXPEDITED works */
+} backstop = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static pthread_once_t backstop_once = PTHREAD_ONCE_INIT;
+
+static void conds_init(void)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&backstop.wake, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_cond_init(&backstop.quiet, NULL);
+}
+
+static void before_fork(void) { pthread_mutex_lock(&backstop.mu); }
+static void after_fork_parent(void) { pthread_mutex_unlock(&backstop.mu); }
+
+static void after_fork_child(void)
+{
+    /* The thread is the parent's. Fresh locks, nothing pending. */
+    pthread_mutex_init(&backstop.mu, NULL);
+    conds_init();
+    for (unsigned i = 0; i < backstop.cores; i++)
+        backstop.due[i] = NONE;
+    backstop.cores = 0;
+    backstop.next = NONE;
+    backstop.checking = false;
+    backstop.started = false;
+}
+
+static void once_init(void)
+{
+    conds_init();
+    for (unsigned i = 0; i < HIVE_HOST_MAX_CORES; i++)
+        backstop.due[i] = NONE;
+    backstop.next = NONE;
+    backstop.membarrier =
+        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    if (pthread_atfork(before_fork, after_fork_parent, after_fork_child) != 0)
+        abort();
+}
+
+void hive_port_backstop_fence(void)
+{
+    if (backstop.membarrier)
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    /* The C11 side of it, for this thread's own accesses (and all there is
+     * without membarrier). */
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+static void *backstop_thread(void *unused)
+{
+    (void)unused;
+    unsigned due_cores[HIVE_HOST_MAX_CORES];
+    pthread_mutex_lock(&backstop.mu);
+    for (;;) {
+        if (backstop.next == NONE) {
+            pthread_cond_wait(&backstop.wake, &backstop.mu);
+            continue;
+        }
+        uint64_t now = hive_port_now_ns();
+        if (now < backstop.next) {
+            struct timespec ts = {(time_t)(backstop.next / 1000000000u),
+                                  (long)(backstop.next % 1000000000u)};
+            pthread_cond_timedwait(&backstop.wake, &backstop.mu, &ts);
+            continue; /* due, an earlier one, a drop, or a spurious return */
+        }
+        unsigned n = 0;
+        uint64_t next = NONE;
+        for (unsigned i = 0; i < backstop.cores; i++) {
+            if (backstop.due[i] <= now) {
+                backstop.due[i] = NONE;
+                due_cores[n++] = i;
+            } else if (backstop.due[i] < next) {
+                next = backstop.due[i];
+            }
+        }
+        backstop.next = next;
+        void (*check)(unsigned) = backstop.check;
+        backstop.checking = true;
+        pthread_mutex_unlock(&backstop.mu);
+        for (unsigned k = 0; k < n; k++)
+            check(due_cores[k]);
+        pthread_mutex_lock(&backstop.mu);
+        backstop.checking = false;
+        pthread_cond_broadcast(&backstop.quiet);
+    }
+    return NULL;
+}
+
+void hive_port_backstop(uint64_t delay_ns, void (*check)(unsigned core))
+{
+    unsigned core = hive_port_core_id();
+    if (core >= HIVE_HOST_MAX_CORES)
+        hive_port_panic("hive_port_backstop: not a core");
+    pthread_once(&backstop_once, once_init);
+    uint64_t now = hive_port_now_ns();
+    uint64_t due = delay_ns > UINT64_MAX - 1 - now ? UINT64_MAX - 1 : now + delay_ns;
+    pthread_mutex_lock(&backstop.mu);
+    if (!backstop.started) {
+        pthread_t t;
+        pthread_attr_t attr;
+        if (pthread_attr_init(&attr) != 0)
+            abort();
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &attr, backstop_thread, NULL) != 0)
+            abort();
+        pthread_attr_destroy(&attr);
+        backstop.started = true;
+    }
+    if (backstop.due[core] == NONE) {
+        backstop.due[core] = due;
+        backstop.check = check;
+        if (core >= backstop.cores)
+            backstop.cores = core + 1;
+        if (due < backstop.next) {
+            backstop.next = due;
+            pthread_cond_signal(&backstop.wake);
+        }
+    }
+    pthread_mutex_unlock(&backstop.mu);
+}
+
+void host_backstop_drop(void)
+{
+    /* Never asked for: nothing to drop, and no lock to take (it may not be
+     * initialised in a child of fork). */
+    pthread_once(&backstop_once, once_init);
+    pthread_mutex_lock(&backstop.mu);
+    for (unsigned i = 0; i < backstop.cores; i++)
+        backstop.due[i] = NONE;
+    backstop.cores = 0;
+    backstop.next = NONE;
+    while (backstop.checking)
+        pthread_cond_wait(&backstop.quiet, &backstop.mu);
+    pthread_mutex_unlock(&backstop.mu);
+}
