@@ -84,7 +84,7 @@
  * onto the core's latent list (w->latent: plain stores, owner-only). Only
  * when some core wants work - one searching or parked, which the idle word
  * says - is a frame shared: pushed to the deque and published with the
- * whole protocol (hive_publish: the fence, the notify). Which frame: the
+ * whole protocol (hive_publish: the notify, and its backstop). Which frame: the
  * OLDEST latent one this core may share, the biggest piece of work on its
  * stack, and only when the deque holds nothing a thief could take. When fa
  * returns, a frame still latent is run inline with no atomic at all; a
@@ -153,8 +153,8 @@
  * statistic, fb's call: no atomic read-modify-write and no fence, and no
  * call of hive's. bench/README.md has the figures. A shared frame costs what
  * every join cost before: a push (a load of top, a slot store and a release
- * store of bottom), the notify (a seq_cst fence and a load of the idle
- * word), and a pop (a release store of bottom, a seq_cst fence and a load of
+ * store of bottom), the notify (a load of the idle word; an own push has
+ * no fence, publish.c), and a pop (a release store of bottom, a seq_cst fence and a load of
  * top; when the frame is the deque's last entry, also a CAS of top and a
  * second store of bottom).
  */
