@@ -240,9 +240,9 @@ static void run_on_core(void *unused)
 
 /* The backstop: this core's timer interrupt runs the check on this core, so
  * its fence is an ordinary one. */
-void hive_port_backstop(uint64_t delay_ns, void (*check)(unsigned core))
+void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
 {
-    hive_timer_backstop(hive_deadline_after(hive_port_now_ns(), delay_ns), check);
+    hive_timer_backstop(delay_ns, check);
 }
 
 void hive_port_backstop_fence(void)

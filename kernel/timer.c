@@ -45,7 +45,8 @@ struct timer_core {
     uint64_t watch_period;
     void (*watch_fn)(void);
     uint64_t backstop;      /* the scheduler's backstop check, ns, or NEVER */
-    void (*backstop_fn)(unsigned core);
+    uint64_t backstop_period; /* for a check that asks to be called again */
+    bool (*backstop_fn)(unsigned core);
     uint64_t armed;         /* ticks last given to arch_timer_set, or NEVER */
     struct timer heap[HIVE_TIMERS_PER_CORE];
 };
@@ -250,7 +251,7 @@ void hive_timer_watch(uint64_t period_ns, void (*fn)(void))
     arch_irq_restore(irq);
 }
 
-void hive_timer_backstop(uint64_t deadline_ns, void (*fn)(unsigned core))
+void hive_timer_backstop(uint64_t period_ns, bool (*fn)(unsigned core))
 {
     unsigned long irq = arch_irq_save();
     struct timer_core *c = &cores[hive_cpu_id()];
@@ -260,7 +261,8 @@ void hive_timer_backstop(uint64_t deadline_ns, void (*fn)(unsigned core))
          * earliest deadline its interrupt finds nothing due and re-arms. */
         c->backstop = NEVER;
     } else if (c->backstop == NEVER) {
-        c->backstop = deadline_ns;
+        c->backstop = hive_deadline_after(hive_port_now_ns(), period_ns);
+        c->backstop_period = period_ns;
         c->backstop_fn = fn;
         rearm(c, false);
     }
@@ -290,12 +292,16 @@ void hive_timer_irq(void)
     }
     if (c->backstop <= now) {
         c->backstop = NEVER;
-        void (*fn)(unsigned) = c->backstop_fn;
+        bool (*fn)(unsigned) = c->backstop_fn;
         hive_spin_unlock_raw(&c->lock);
         HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, fn, 0);
-        fn(hive_cpu_id());
+        bool again = fn(hive_cpu_id());
         hive_spin_lock_raw(&c->lock);
         now = hive_port_now_ns();
+        /* Asked again: a period from now (none was set meanwhile: only this
+         * core sets it, and its code below this interrupt waits). */
+        if (again && c->backstop == NEVER)
+            c->backstop = hive_deadline_after(now, c->backstop_period);
     }
     while (c->n && c->heap[0].deadline <= now) {
         struct timer t = c->heap[0];

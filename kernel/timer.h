@@ -66,11 +66,12 @@ void hive_timer_watch(uint64_t period_ns, void (*fn)(void));
 
 /*
  * The calling core's backstop check (sched/port.h, hive_port_backstop): from
- * its timer interrupt, call fn(core) once at deadline_ns - unless one is
- * pending already, which stays as it is. fn NULL: drop a pending one. Like
- * the watch it takes no slot of the timer pool, so it cannot fail.
+ * its timer interrupt, call fn(core) period_ns from now, and again a period
+ * after each call that returns true - unless one is pending already, which
+ * stays as it is. fn NULL: drop a pending one. Like the watch it takes no
+ * slot of the timer pool, so it cannot fail.
  */
-void hive_timer_backstop(uint64_t deadline_ns, void (*fn)(unsigned core));
+void hive_timer_backstop(uint64_t period_ns, bool (*fn)(unsigned core));
 
 /* now + ns, saturating: a sum past 64 bits is UINT64_MAX, "never", rather
  * than a wrapped deadline that has already passed. Every deadline in kernel/

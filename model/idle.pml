@@ -290,9 +290,11 @@ inline OWN_NOTIFY() {
 }
 
 /* publish.c, backstop_check: the core's timer interrupt, HIVE_BACKSTOP_NS
-   after the push that armed it. Clear the flag, fence, then if anything is
-   queued where the core pushed - its ring, its deque, the global queue - the
-   fenced notify. The three lengths are one step: loads of counts that only
+   after the push that armed it, and every period after while it asks
+   again. While no core is parked it only looks at S and keeps the flag.
+   Once one is: clear the flag, fence, then if anything is queued where the
+   core pushed - its ring, its deque, the global queue - the fenced notify.
+   The three lengths are one step: loads of counts that only
    the worker's pushes raise; a task that leaves them in between was taken
    by an awake core, and a taker that found work is covered by rule 2.
    It runs inside a long task (RUN_SIMPLE): the one place the property
@@ -301,16 +303,20 @@ inline OWN_NOTIFY() {
    point - and it comes after the push it checks, so the push is visible to
    every park after it. */
 inline BACKSTOP_CHECK() {
-  armed[me] = 0;                                  /* store false; the fence */
   if
+  :: un == NW -> skip                             /* load S: none parked, look again later */
+  :: else ->
+     armed[me] = 0;                               /* store false; the fence */
+     if
 #ifdef WAIT
-  :: ring[me] + fj[me] + glen > 0 ->
+     :: ring[me] + fj[me] + glen > 0 ->
 #else
-  :: ring[me] + glen > 0 ->
+     :: ring[me] + glen > 0 ->
 #endif
-     REACHED(23) printf("W%d: the backstop finds work\n", me);
-     NOTIFY()
-  :: else -> skip
+        REACHED(23) printf("W%d: the backstop finds work\n", me);
+        NOTIFY()
+     :: else -> skip
+     fi
   fi
 }
 #endif

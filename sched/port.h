@@ -104,20 +104,23 @@ _Noreturn void hive_port_panic(const char *msg);
 _Noreturn void hive_port_panic_core(unsigned core, const char *msg);
 
 /*
- * The backstop of a worker's own pushes (sched/publish.c): once, about
- * delay_ns from now, call check(core) with the calling core's id - on the
- * boards from that core's own timer interrupt, on the host from a thread of
- * the port's. While one is pending a second call changes nothing. Only a
- * core inside hive_port_run_on_cores calls it, and no check is called once
- * that returns (a pending one is dropped).
+ * The backstop of a worker's own pushes (sched/publish.c): about delay_ns
+ * from now, call check(core) with the calling core's id - on the boards from
+ * that core's own timer interrupt, on the host from a thread of the port's -
+ * and again every delay_ns for as long as check returns true. While one is
+ * pending a second call changes nothing. Only a core inside
+ * hive_port_run_on_cores calls it, and no check is called once that returns
+ * (a pending one is dropped).
  *
  * hive_port_backstop_fence, called by check between its stores and its
  * loads, orders as a seq_cst fence executed by `core` at that moment would:
  * what the core stored before is visible to the loads after, and what check
  * stored before is visible to the core's loads after. On the boards check
- * runs on the core itself, and it is a fence; on the host, a membarrier.
+ * runs on the core itself, and it is a fence; on the host, a membarrier
+ * (which interrupts every core thread: dear, so check calls it only when it
+ * must).
  */
-void hive_port_backstop(uint64_t delay_ns, void (*check)(unsigned core));
+void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core));
 void hive_port_backstop_fence(void);
 
 /*

@@ -53,27 +53,45 @@ void hive_notify_idle(struct hive_worker *w)
 }
 
 /*
- * The backstop's check (hive_port_backstop) of `core`'s pushes. The flag is
- * cleared first, then hive_port_backstop_fence: a fence as if on `core`
- * itself (it is, on the boards). A push of that core's before the fence is
- * seen by the loads below; one after it sees the flag clear and arms the
- * backstop again - either way none is left unchecked. If work is still
- * queued where the core put it - its ring, its deque, or the global queue
- * its full ring spilled to - the fenced notify (rule 1's fence, late). What
- * it wakes is counted in the core's backstop_wakes, a field nothing else
- * writes (the core's own counts may be mid-update below an interrupt).
+ * The backstop's check (hive_port_backstop) of `core`'s pushes.
+ *
+ * While no core is parked nobody can have missed a push yet: look again a
+ * period later, keeping the flag (so the core's pushes meanwhile cost no
+ * call of the port). That look is one load of S, where the full check
+ * below costs a membarrier on the host, an interrupt of every core thread;
+ * while every core is busy the check is only that load, once a period.
+ *
+ * Once a core is parked, the full check: the flag is cleared, then
+ * hive_port_backstop_fence, a fence as if on `core` itself (it is, on the
+ * boards). A push of that core's before the fence is seen by the loads
+ * below; one after it sees the flag clear and arms the backstop again -
+ * either way none is left unchecked. If work is still queued where the core
+ * put it - its ring, its deque, or the global queue its full ring spilled
+ * to - the fenced notify (rule 1's fence, late). What it wakes is counted
+ * in the core's backstop_wakes, a field nothing else writes (the core's own
+ * counts may be mid-update below an interrupt).
+ *
+ * A core that parks after a look that found none parked is found by the
+ * next period's look: so a core sleeps beside such work for at most two
+ * periods.
  */
-static void backstop_check(unsigned core)
+static bool backstop_check(unsigned core)
 {
+    struct hive_idle *idle = &hive_scheduler.idle;
+    /* seq_cst, and what parks is an RMW of S: a core parked before this
+     * load is seen parked. */
+    if (hive_idle_unparked(atomic_load(&idle->state)) >= hive_idle_workers(idle))
+        return true;
     struct hive_worker *w = &hive_workers[core];
     /* relaxed: ordered by the fence below, for both sides (see above). */
     atomic_store_explicit(&w->backstop_armed, false, memory_order_relaxed);
     hive_port_backstop_fence();
     if (!hive_ring_len(&w->queues.ring) && !hive_deque_len(&w->queues.forkjoin) &&
         hive_global_is_empty(&hive_scheduler.global))
-        return;
-    if (hive_idle_notify(&hive_scheduler.idle) >= 0)
+        return false;
+    if (hive_idle_notify(idle) >= 0)
         w->stats.backstop_wakes++;
+    return false;
 }
 
 /* A worker's push to its own queues: the notify without the fence, and the

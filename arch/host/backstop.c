@@ -49,9 +49,10 @@ static struct {
     pthread_cond_t wake;  /* the thread: an earlier deadline than it waits for */
     pthread_cond_t quiet; /* host_backstop_drop: the thread left its checks */
     uint64_t due[HIVE_HOST_MAX_CORES];
+    uint64_t delay[HIVE_HOST_MAX_CORES]; /* core i's period, for a check that asks again */
     unsigned cores;       /* due[cores..] are all NONE */
     uint64_t next;        /* the earliest due, what the thread sleeps until */
-    void (*check)(unsigned core);
+    bool (*check)(unsigned core);
     bool checking;        /* the thread is calling checks, unlocked */
     bool started;
     bool membarrier;      /* registered: MEMBARRIER_CMD_PRIVATE_EXPEDITED works */
@@ -134,26 +135,43 @@ static void *backstop_thread(void *unused)
             }
         }
         backstop.next = next;
-        void (*check)(unsigned) = backstop.check;
+        bool (*check)(unsigned) = backstop.check;
         backstop.checking = true;
         pthread_mutex_unlock(&backstop.mu);
+        unsigned again = 0;
         for (unsigned k = 0; k < n; k++)
-            check(due_cores[k]);
+            if (check(due_cores[k]))
+                due_cores[again++] = due_cores[k];
         pthread_mutex_lock(&backstop.mu);
         backstop.checking = false;
+        /* Asked again, unless the run ended meanwhile (host_backstop_drop
+         * cleared cores: it waits for this pass, and nothing of it may
+         * outlive the run). */
+        now = hive_port_now_ns();
+        for (unsigned k = 0; k < again; k++) {
+            unsigned c = due_cores[k];
+            if (c >= backstop.cores || backstop.due[c] != NONE)
+                continue;
+            backstop.due[c] = now + backstop.delay[c];
+            if (backstop.due[c] < backstop.next)
+                backstop.next = backstop.due[c];
+        }
         pthread_cond_broadcast(&backstop.quiet);
     }
     return NULL;
 }
 
-void hive_port_backstop(uint64_t delay_ns, void (*check)(unsigned core))
+void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
 {
     unsigned core = hive_port_core_id();
     if (core >= HIVE_HOST_MAX_CORES)
         hive_port_panic("hive_port_backstop: not a core");
     pthread_once(&backstop_once, once_init);
     uint64_t now = hive_port_now_ns();
-    uint64_t due = delay_ns > UINT64_MAX - 1 - now ? UINT64_MAX - 1 : now + delay_ns;
+    /* Both kept below NONE, so a deadline and a re-arm never mean "none". */
+    if (delay_ns > UINT64_MAX / 4)
+        delay_ns = UINT64_MAX / 4;
+    uint64_t due = now + delay_ns;
     pthread_mutex_lock(&backstop.mu);
     if (!backstop.started) {
         pthread_t t;
@@ -168,6 +186,7 @@ void hive_port_backstop(uint64_t delay_ns, void (*check)(unsigned core))
     }
     if (backstop.due[core] == NONE) {
         backstop.due[core] = due;
+        backstop.delay[core] = delay_ns;
         backstop.check = check;
         if (core >= backstop.cores)
             backstop.cores = core + 1;
@@ -181,8 +200,8 @@ void hive_port_backstop(uint64_t delay_ns, void (*check)(unsigned core))
 
 void host_backstop_drop(void)
 {
-    /* Never asked for: nothing to drop, and no lock to take (it may not be
-     * initialised in a child of fork). */
+    /* The once first: a run may have asked for nothing (and its lock and
+     * condition variables are made there). */
     pthread_once(&backstop_once, once_init);
     pthread_mutex_lock(&backstop.mu);
     for (unsigned i = 0; i < backstop.cores; i++)
