@@ -108,13 +108,16 @@
  *    without helping), a worker that missed the push may sleep beside it:
  *    until the backstop. The push that woke nobody armed it; HIVE_BACKSTOP_NS
  *    later the check, an interrupt of P (on the host: a thread of the
- *    port's, after a membarrier that puts a fence on P), clears the flag,
- *    fences, and if the work is still there notifies as rule 1 does: the
- *    enqueue E of the argument above, made late, with everything P pushed
- *    before it. A push after the check sees the flag clear and arms it
- *    again. So a core sleeps beside work a busy core pushed for at most
- *    HIVE_BACKSTOP_NS plus the interrupt's latency (model/idle.pml -DLONG
- *    checks it, and that it fails without the backstop).
+ *    port's), looks at S: with no worker parked, nobody has missed the push
+ *    yet, and it looks again a period later. Once one is parked it clears
+ *    the flag, fences (on the host: a membarrier, which puts a fence on P),
+ *    and if the work is still there notifies as rule 1 does: the enqueue E
+ *    of the argument above, made late, with everything P pushed before it.
+ *    A push after the check sees the flag clear and arms it again. So a
+ *    core sleeps beside work a busy core pushed for at most two periods
+ *    (the park may follow a look that found nobody parked) plus the
+ *    interrupt's latency (model/idle.pml -DLONG checks it, and that it fails
+ *    without the backstop).
  * Wakes themselves are never lost: hive_port_wake leaves one pending wake per
  * core that the next hive_port_wait consumes, and a parked worker re-checks
  * its bit after every return from hive_port_wait. No step depends on a park

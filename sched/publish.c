@@ -22,12 +22,13 @@
  * made may miss it and sleep while the pushing core runs something long.
  * That is bounded by the backstop: a push that woke nobody arms the port's
  * backstop (hive_port_backstop) unless one is pending, and HIVE_BACKSTOP_NS
- * later the check runs as an interrupt of the pushing core - a fence, then
- * if work is still queued there, the fenced notify. So a core sleeps beside
- * a busy core's queued work for at most HIVE_BACKSTOP_NS (plus the
- * interrupt's latency), at the cost of one check per HIVE_BACKSTOP_NS while
- * a core pushes, instead of one fence per push. (Rayon's push has no fence
- * either, and no backstop.)
+ * later the check runs as an interrupt of the pushing core: while no core is
+ * parked it only looks (and looks again a period later); once one is, a
+ * fence, then if work is still queued there, the fenced notify. So a core
+ * sleeps beside a busy core's queued work for at most two periods (plus the
+ * interrupt's latency), at the cost of a check per period while some core
+ * has pushed and none has parked since, instead of a fence per push.
+ * (Rayon's push has no fence either, and no backstop.)
  *
  * hive_notify_idle is for work that is already where others can take it
  * when someone must be told: the hand-offs of the idle protocol (rule 2: the

@@ -80,10 +80,9 @@ enum hive_task_kind {
 #define HIVE_INTERVAL_MAX 128u
 #define HIVE_INTERVAL_INIT 32u
 #define HIVE_GLOBAL_LATENCY_NS 1000000u /* target wait of a globally queued task */
-/* The backstop of a worker's own pushes (publish.c): at most this long after
- * a push whose notify may have missed a parking core, the pushing core
- * notifies again with the fence - once per this time while it pushes. The
- * bound on how long a core sleeps beside work that a busy core pushed. */
+/* The backstop of a worker's own pushes (publish.c): the period of the
+ * pushing core's check after a push whose notify woke nobody. A core sleeps
+ * beside work that a busy core pushed for at most two periods. */
 #define HIVE_BACKSTOP_NS 1000000u
 /* How long a join or group waiter keeps helping without finding anything
  * before it parks (wait.c): long enough that the fine-grained joins of a

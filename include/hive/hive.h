@@ -356,8 +356,8 @@ struct hive_core_stats {
     uint64_t backstop_wakes; /* sleeping cores woken by this core's backstop:
                                 work it pushed to its own queues without the
                                 fence, which a core parking at that moment
-                                missed, found queued a millisecond later (or
-                                woken for work already being taken) */
+                                missed, found queued within two milliseconds
+                                (or woken for work already being taken) */
 };
 
 struct hive_stats {
