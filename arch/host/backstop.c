@@ -54,6 +54,7 @@ static struct {
     uint64_t next;        /* the earliest due, what the thread sleeps until */
     bool (*check)(unsigned core);
     bool checking;        /* the thread is calling checks, unlocked */
+    bool held;            /* hive_host_backstop_hold */
     bool started;
     bool membarrier;      /* registered: MEMBARRIER_CMD_PRIVATE_EXPEDITED works */
 } backstop = {.mu = PTHREAD_MUTEX_INITIALIZER};
@@ -113,7 +114,7 @@ static void *backstop_thread(void *unused)
     unsigned due_cores[HIVE_HOST_MAX_CORES];
     pthread_mutex_lock(&backstop.mu);
     for (;;) {
-        if (backstop.next == NONE) {
+        if (backstop.next == NONE || backstop.held) {
             pthread_cond_wait(&backstop.wake, &backstop.mu);
             continue;
         }
@@ -195,6 +196,15 @@ void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
             pthread_cond_signal(&backstop.wake);
         }
     }
+    pthread_mutex_unlock(&backstop.mu);
+}
+
+void hive_host_backstop_hold(bool hold)
+{
+    pthread_once(&backstop_once, once_init);
+    pthread_mutex_lock(&backstop.mu);
+    backstop.held = hold;
+    pthread_cond_signal(&backstop.wake);
     pthread_mutex_unlock(&backstop.mu);
 }
 

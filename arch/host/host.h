@@ -2,6 +2,8 @@
 #ifndef HIVE_ARCH_HOST_H
 #define HIVE_ARCH_HOST_H
 
+#include <stdbool.h>
+
 /* Set once for the whole host tree (CMakeLists.txt). */
 #define HIVE_HOST_MAX_CORES HIVE_MAX_CORES
 
@@ -14,5 +16,10 @@ void hive_host_set_core_count(unsigned n);
  * slept past its park timeout, however late the host schedules that core's
  * thread, instead of hoping it does so within a fixed time. */
 unsigned long hive_host_waits_timed_out(unsigned id);
+/* Hold the backstop's checks (backstop.c) - a due one waits - or let them
+ * run again. For a test that changes the idle state for a moment, as no
+ * scheduler code does, and must not let a check see it (on a board it masks
+ * the core's interrupts instead). */
+void hive_host_backstop_hold(bool hold);
 
 #endif
