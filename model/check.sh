@@ -22,9 +22,15 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 cp "$model" model.pml
 
+# PAN_PROBES=k,k,... (expect-pass): the search must also report each of
+# these REACHED(k) probes (idle.pml, -DPROBES=0: report, never stop).
+probes=${PAN_PROBES:-}
+if [ -n "$probes" ]; then
+  set -- "$@" -DPROBES=0
+fi
 spin -a "$@" model.pml >spin.log 2>&1 || { cat spin.log; exit 1; }
 # COLLAPSE compresses state vectors losslessly, so the search stays exhaustive.
-# PAN_OPT: reach.sh's many short searches compile faster than they search.
+# PAN_OPT: small searches compile (-O2) longer than they search.
 # PAN_MEMLIM: MB pan may use (model.idle.3 needs more than the default).
 "${CC:-gcc}" "${PAN_OPT:--O2}" -DSAFETY -DCOLLAPSE -DMEMLIM="${PAN_MEMLIM:-2048}" -o pan pan.c 2>gcc.log || { cat gcc.log; exit 1; }
 ./pan -m"$depth" >pan.log 2>&1 || true
@@ -51,3 +57,9 @@ if grep -q -e 'max search depth too small' -e 'out of memory' \
   exit 1
 fi
 [ "$errors" -eq 0 ] || { echo "check.sh: $errors error(s)"; spin -t "$@" model.pml 2>&1 | sed "/^#processes/q"; exit 1; }
+missing=
+for k in $(echo "$probes" | tr , ' '); do
+  grep -qx "probe $k reached" pan.log || missing="$missing $k"
+done
+[ -z "$missing" ] || { echo "check.sh: probes$missing not reached within these bounds"; exit 1; }
+[ -z "$probes" ] || echo "check.sh: probes $probes reached"
