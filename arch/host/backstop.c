@@ -84,6 +84,7 @@ static void after_fork_child(void)
     backstop.cores = 0;
     backstop.next = NONE;
     backstop.checking = false;
+    backstop.held = false;
     backstop.started = false;
 }
 
