@@ -43,14 +43,20 @@
  */
 #include "sched/sched_internal.h"
 
-void hive_notify_idle(struct hive_worker *w)
+/* A notify's wake, traced and counted (w NULL: from outside the workers). */
+static void count_wake(struct hive_worker *w, int woken)
 {
-    int woken = hive_idle_notify(&hive_scheduler.idle);
-    if (woken < 0)
-        return;
+    (void)woken; /* untraced builds */
     HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, woken, w ? HIVE_TRACE_WAKE_NOTIFY : HIVE_TRACE_WAKE_OUTSIDE);
     if (w)
         w->stats.wakes++;
+}
+
+void hive_notify_idle(struct hive_worker *w)
+{
+    int woken = hive_idle_notify(&hive_scheduler.idle);
+    if (woken >= 0)
+        count_wake(w, woken);
 }
 
 /*
@@ -102,12 +108,12 @@ static void notify_own(struct hive_worker *w)
     int woken = hive_idle_notify_unfenced(&hive_scheduler.idle);
     if (woken >= 0) {
         /* The claim's RMW follows the push: the woken core sees the task. */
-        HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, woken, HIVE_TRACE_WAKE_NOTIFY);
-        w->stats.wakes++;
+        count_wake(w, woken);
         return;
     }
-    /* relaxed: the check's clearing store pairs with this load through
-     * hive_port_backstop_fence (backstop_check). */
+    /* relaxed, the load and the store: the check's clearing store pairs
+     * with them through hive_port_backstop_fence (backstop_check); nothing
+     * else reads the flag. */
     if (atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
         return;
     atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
