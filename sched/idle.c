@@ -144,11 +144,13 @@ static void idle_panic(const char *why)
 
 void hive_idle_init(struct hive_idle *idle, unsigned n)
 {
-    /* relaxed: published by hive_run's store of the phase (hive_idle_workers). */
+    /* relaxed, all: published by hive_run's seq_cst store of the phase, and
+     * the port starts the workers after it; nobody uses the state before
+     * (an outside spawner loads the phase first: hive_publish). */
     atomic_store_explicit(&idle->n, n, memory_order_relaxed);
-    atomic_store(&idle->state, (uint64_t)n << 32);
+    atomic_store_explicit(&idle->state, (uint64_t)n << 32, memory_order_relaxed);
     for (unsigned i = 0; i < HIVE_IDLE_WORDS; i++)
-        atomic_store(&idle->parked[i], 0);
+        atomic_store_explicit(&idle->parked[i], 0, memory_order_relaxed);
 }
 
 bool hive_idle_start_search(struct hive_idle *idle, bool *first_want)

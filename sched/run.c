@@ -27,8 +27,10 @@
  *     waiter) it gives every credit back: a sleeping core holds none.
  * Spawns from anywhere else (interrupt handlers, other threads, hive_after's
  * promise, the run's entry and an open run's hold) add to the shared count
- * directly, as before. So the shared count is the tasks outstanding plus the
- * credits the cores hold, written about once per batch of tasks. It cannot
+ * directly, as before; the entry's end takes its count off there too (one
+ * RMW a run), so a run whose entry spawned nothing ends as the entry returns.
+ * So the shared count is the tasks outstanding plus the credits the cores
+ * hold, written about once per batch of tasks. It cannot
  * reach zero while a task is outstanding (credits are never negative), and
  * once the last counted task has finished, every core that holds credits
  * runs out of work, gives them back before it sleeps, and the last of those
@@ -113,7 +115,7 @@ uintptr_t hive_run_entry_fn(const struct hive_task *t)
     return t == &entry_task ? (uintptr_t)entry_fn : 0;
 }
 
-static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
+static void worker_reset(struct hive_worker *w, unsigned id, uint64_t t0)
 {
     w->lifo = NULL;
     w->batch = NULL;
@@ -135,11 +137,11 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t seed)
      * by the worker, whose start hive_port_run_on_cores orders after this. */
     atomic_store_explicit(&w->backstop_armed, false, memory_order_relaxed);
     w->watch = hive_scheduler.watchdog_ns != 0;
-    uint64_t s = seed + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
+    uint64_t s = t0 + (uint64_t)(id + 1) * 0x9E3779B97F4A7C15u;
     w->rng[0] = (uint32_t)(s >> 32) | 1u; /* never all zero */
     w->rng[1] = (uint32_t)s;
     w->avg_task_ns = HIVE_GLOBAL_LATENCY_NS / HIVE_INTERVAL_INIT;
-    w->tick_start_ns = 0;
+    w->tick_start_ns = t0; /* core 0's; the others read their clock as they start */
     w->tick_tasks = 0;
     w->stats = (struct hive_core_stats){0};
     w->latent.newest = w->latent.floor = NULL;
@@ -238,24 +240,33 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     /* A check every quarter of the limit: a stuck task is reported between
      * limit and 1.25 limit after it began (watchdog.c). */
     hive_port_watch(c.watchdog_ns / 4, hive_watchdog_check);
-    atomic_store(&hive_scheduler.done, false);
-    atomic_store(&hive_scheduler.unwaited, 0);
-    atomic_store(&hive_scheduler.injected, 0);
+    /* relaxed, these and the setup's stores below but open's and the
+     * phase's: the seq_cst store of RUNNING publishes them (release) to
+     * whoever sees the run begin - the workers, whose start the port also
+     * orders after it, and outside spawners, which load the phase before
+     * they count or notify (hive_publish). Where a seq_cst store is a locked
+     * instruction, one each was a third of an empty run. */
+    atomic_store_explicit(&hive_scheduler.done, false, memory_order_relaxed);
+    atomic_store_explicit(&hive_scheduler.unwaited, 0, memory_order_relaxed);
+    atomic_store_explicit(&hive_scheduler.injected, 0, memory_order_relaxed);
     hive_pool_configure(c.pool_size ? c.pool_size : HIVE_POOL_DEFAULT);
 
     entry_fn = entry;
     entry_arg = arg;
     entry_task.fn = entry_run;
     entry_task.group = NULL;
-    entry_task.kind = HIVE_TASK_COUNTED;
-    atomic_store(&entry_task.state, HIVE_TASK_QUEUED);
+    entry_task.kind = HIVE_TASK_ENTRY;
+    atomic_store_explicit(&entry_task.state, HIVE_TASK_QUEUED, memory_order_relaxed);
     hive_outstanding_add(NULL);
     hive_workers[0].lifo = &entry_task;
     /* An open run holds one more count, for hive_stop to give back: until
      * then the run cannot end however many tasks finish. */
     if (c.until_stopped)
         hive_outstanding_add(NULL);
-    atomic_store(&hive_scheduler.open, c.until_stopped);
+    /* release, not relaxed: hive_stop may come from another thread before
+     * the run goes RUNNING; its exchange (acquire) that reads true then sees
+     * the hold's add above, so its decrement follows the add. */
+    atomic_store_explicit(&hive_scheduler.open, c.until_stopped, memory_order_release);
 
     /* seq_cst: publishes all of the above to the workers (run_on_cores also
      * does) and to outside spawners that check the phase. */
@@ -266,7 +277,12 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     atomic_thread_fence(memory_order_seq_cst);
     hive_port_run_on_cores(workers, hive_worker_main, NULL);
     hive_port_watch(0, NULL);
-    atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPING);
+    /* release, this and STOPPED's: what the run did is published to whoever
+     * loads the phase after it (a trace dump, the next hive_run's CAS). No
+     * store-then-load handshake hangs on them as on RUNNING's: a spawner
+     * that sees STOPPING leaves its task queued for the next run, whose
+     * workers look at the global queue as they start. */
+    atomic_store_explicit(&hive_scheduler.phase, HIVE_PHASE_STOPPING, memory_order_release);
     /* Only a stopped open run ends: the hold is given back by now. */
     HIVE_CHECK(!atomic_load(&hive_scheduler.open), "an open run ended without hive_stop");
     /* The run ended at zero, which the credits are part of. */
@@ -277,7 +293,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     uint64_t unwaited = move_leftovers(workers) + atomic_load(&hive_scheduler.unwaited);
     hive_stats_collect(elapsed, unwaited);
     HIVE_TRACE_RUN_END();
-    atomic_store(&hive_scheduler.phase, HIVE_PHASE_STOPPED);
+    atomic_store_explicit(&hive_scheduler.phase, HIVE_PHASE_STOPPED, memory_order_release);
     return unwaited ? HIVE_EUNWAITED : HIVE_OK;
 }
 

@@ -1,8 +1,8 @@
 /*
  * Running one task taken from a queue: its kind (enum hive_task_kind in
  * sched_internal.h) decides what happens around its fn - a join frame is
- * run for its joiner, a counted or group task is handed back to its owner
- * (state IDLE) before fn runs and its end is counted after. Also the task's
+ * run for its joiner, a counted, group or entry task is handed back to its
+ * owner (state IDLE) before fn runs and its end is counted after. Also the task's
  * fork-join floor, which bounds how far a deep wait inside it may pop this
  * core's deque (join.c, "Waiting").
  */
@@ -39,7 +39,7 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t)
         /* Not counted and no state: its joiner waits for its done flag. */
         hive_join_frame_run(t);
     } else {
-        if (kind != HIVE_TASK_COUNTED && kind != HIVE_TASK_GROUP)
+        if (kind > HIVE_TASK_ENTRY)
             hive_port_panic("a queued task of no known kind");
         /* Read the header before giving it back: from the store of IDLE on it
          * is the caller's, and fn may free or respawn it. */
@@ -57,10 +57,12 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t)
         atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
 #endif
         fn(t);
-        if (kind == HIVE_TASK_GROUP)
+        if (kind == HIVE_TASK_COUNTED)
+            hive_outstanding_done(w);
+        else if (kind == HIVE_TASK_GROUP)
             hive_group_task_done(g); /* uncounted: its waiter is (group.c) */
         else
-            hive_outstanding_done(w);
+            hive_outstanding_sub(1); /* the entry: see enum hive_task_kind */
     }
     /* t itself may be gone or queued again: only its address is recorded. */
     HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, t, 0);

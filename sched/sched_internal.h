@@ -63,6 +63,11 @@ enum hive_task_kind {
     HIVE_TASK_COUNTED = 0,
     /* A group's task: uncounted, its end is counted in its group instead. */
     HIVE_TASK_GROUP,
+    /* The run's entry (run.c): counted as a spawn from outside is, in the
+     * shared count itself, and its end is taken off there, not left as a
+     * credit: a run whose entry leaves nothing behind ends as the entry
+     * returns, without a search and a park first. */
+    HIVE_TASK_ENTRY,
     /* A join frame (join.c): a second half someone may steal. Uncounted and
      * without a state; the joiner waits for its done flag. */
     HIVE_TASK_JOIN_FRAME,

@@ -63,7 +63,10 @@ void hive_worker_main(void *unused)
 #ifdef HIVE_DEBUG_CHECKS
     w->spin_held_at_start = hive_spin_held_here();
 #endif
-    w->tick_start_ns = hive_port_now_ns();
+    /* Core 0 is hive_run's caller, which read the clock just before (its
+     * t0); another core may start later than that. */
+    if (id != 0)
+        w->tick_start_ns = hive_port_now_ns();
     while (!hive_run_done()) {
         struct hive_task *t = hive_find_work(w);
         if (!t) {

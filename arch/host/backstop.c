@@ -24,7 +24,7 @@
  * does costs a mutex and a condition variable signal per check, not a
  * thread. host_backstop_drop, at the end of every hive_port_run_on_cores,
  * drops what is pending and waits for a check in progress, so none runs
- * between runs. fork(): as in cores.c, the child starts with no thread.
+ * between runs (after a run that asked for none, it does nothing). fork(): as in cores.c, the child starts with no thread.
  */
 #define _GNU_SOURCE
 #include "arch/host/backstop.h"
@@ -56,6 +56,7 @@ static struct {
     bool checking;        /* the thread is calling checks, unlocked */
     bool held;            /* hive_host_backstop_hold */
     bool started;
+    bool asked;           /* a check was asked for since the last drop */
     bool membarrier;      /* registered: MEMBARRIER_CMD_PRIVATE_EXPEDITED works */
 } backstop = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
@@ -86,6 +87,7 @@ static void after_fork_child(void)
     backstop.checking = false;
     backstop.held = false;
     backstop.started = false;
+    backstop.asked = false;
 }
 
 static void once_init(void)
@@ -175,6 +177,7 @@ void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
         delay_ns = UINT64_MAX / 4;
     uint64_t due = now + delay_ns;
     pthread_mutex_lock(&backstop.mu);
+    backstop.asked = true;
     if (!backstop.started) {
         pthread_t t;
         pthread_attr_t attr;
@@ -211,10 +214,16 @@ void hive_host_backstop_hold(bool hold)
 
 void host_backstop_drop(void)
 {
-    /* The once first: a run may have asked for nothing (and its lock and
-     * condition variables are made there). */
-    pthread_once(&backstop_once, once_init);
+    /* A run that asked for no check has nothing pending and none in
+     * progress (the last drop waited for those): nothing to take, not even
+     * the lock. Unlocked: set under the lock by a core thread that
+     * host_cores_wait has waited for (its mutex orders that set before this
+     * read), or by this thread; the backstop thread only re-arms cores that
+     * asked. */
+    if (!backstop.asked)
+        return;
     pthread_mutex_lock(&backstop.mu);
+    backstop.asked = false;
     for (unsigned i = 0; i < backstop.cores; i++)
         backstop.due[i] = NONE;
     backstop.cores = 0;

@@ -223,12 +223,16 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
     if (ncores > HIVE_HOST_MAX_CORES)
         ncores = HIVE_HOST_MAX_CORES;
     /* The hand-over and the wait order everything the caller did before with
-     * what every core does inside fn, and that with what follows (cores.c). */
-    host_cores_start(ncores, fn, arg);
+     * what every core does inside fn, and that with what follows (cores.c).
+     * A run on core 0 alone is this thread's: no other to hand over to or
+     * wait for (the last run's cores were waited for or withdrawn). */
+    if (ncores > 1)
+        host_cores_start(ncores, fn, arg);
     watch_start();
     hive_host_bind_core(0);
     fn(arg);
-    host_cores_wait();
+    if (ncores > 1)
+        host_cores_wait();
     host_backstop_drop();
     watch_stop();
     hive_host_bind_core(prev);
