@@ -31,20 +31,25 @@
 #include "arch/host/cores.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "arch/host/host.h"
+#include "sched/port.h"
 
 static struct {
     pthread_mutex_t mu;
     pthread_cond_t start[HIVE_HOST_MAX_CORES]; /* core i: a new run for it */
     pthread_cond_t done;                       /* the caller: the last core returned */
-    unsigned long gen;                         /* runs handed out so far */
+    /* Runs handed out so far, and cores 1.. still inside fn: changed under
+     * mu, and also read without it by a spin that then takes mu (see
+     * spin_until), so atomic. */
+    _Atomic unsigned long gen;
     unsigned cores;                            /* the current run's cores */
     void (*fn)(void *);
     void *arg;
-    unsigned running;                          /* cores 1.. still inside fn */
+    _Atomic unsigned long running;
     /* The last run core i took, or that was withdrawn from it. */
     unsigned long taken[HIVE_HOST_MAX_CORES];
     unsigned threads;                          /* cores 1..threads exist */
@@ -80,6 +85,26 @@ static void pool_init(void)
         abort();
 }
 
+/*
+ * Before a wait on a condition variable: spin, unlocked, for up to
+ * HOST_SPIN_NS while *word == value, and return with mu held again, so the
+ * caller's loop decides under the lock as before - the spin only saves the
+ * sleep, and the kernel's wake-up, when the change comes soon (a sleeping
+ * thread's wake-up costs 50 to 300 us in a virtual machine: port.c). relaxed:
+ * what the change publishes is read under mu, which orders it.
+ */
+static void spin_until_changed(const _Atomic unsigned long *word, unsigned long value)
+{
+    pthread_mutex_unlock(&pool.mu);
+    uint64_t end = hive_port_now_ns() + HOST_SPIN_NS;
+    for (unsigned i = 1; atomic_load_explicit(word, memory_order_relaxed) == value; i++) {
+        if (i % 64 == 0 && hive_port_now_ns() >= end)
+            break;
+        hive_port_cpu_relax();
+    }
+    pthread_mutex_lock(&pool.mu);
+}
+
 struct core_start {
     unsigned id;
     unsigned long gen; /* the run it was created for */
@@ -95,6 +120,8 @@ static void *core_thread(void *p)
     unsigned long seen = start.gen - 1;
     pthread_mutex_lock(&pool.mu);
     for (;;) {
+        if (pool.gen == seen)
+            spin_until_changed(&pool.gen, seen);
         while (pool.gen == seen || id >= pool.cores || pool.taken[id] == pool.gen) {
             /* A run this core is not part of, or one withdrawn from it:
              * skip it. */
@@ -154,7 +181,11 @@ void host_cores_wait(void)
             pool.running--;
         }
     }
-    while (pool.running)
-        pthread_cond_wait(&pool.done, &pool.mu);
+    unsigned long left;
+    while ((left = pool.running) != 0) {
+        spin_until_changed(&pool.running, left);
+        if (pool.running == left)
+            pthread_cond_wait(&pool.done, &pool.mu);
+    }
     pthread_mutex_unlock(&pool.mu);
 }

@@ -2,6 +2,13 @@
 #ifndef HIVE_ARCH_HOST_CORES_H
 #define HIVE_ARCH_HOST_CORES_H
 
+/* How long a host core spins before it sleeps: in hive_port_wait (port.c,
+ * which says why), between runs, and core 0 waiting for the others at a
+ * run's end. Longer than the gaps between a benchmark's back-to-back runs
+ * and a fork-join program's idle moments, short against a wake-up of a
+ * sleeping virtual CPU. */
+#define HOST_SPIN_NS 50000u
+
 /* Hand fn(arg) to cores 1..ncores-1, each on its own thread. */
 void host_cores_start(unsigned ncores, void (*fn)(void *arg), void *arg);
 /* Until every core that host_cores_start started has returned from fn.
