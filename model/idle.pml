@@ -614,7 +614,7 @@ inline AWAIT_DONE() { skip }
 #endif
 
 /* hive_spawn: count it (relaxed add), then the LIFO slot's previous task is
-   published to the ring (hive_publish_spawn -> hive_publish). The add is in
+   published to the ring (hive_publish_spawn). The add is in
    the push's step: the running task holds a count, so nobody can see the
    run end in between, and nothing else reads the count. */
 #define SPAWN_COUNT \
@@ -815,7 +815,7 @@ inline GROUP_AND_WAIT() {
   :: gi < NGROUP ->
      gi++;
      pending++;                                   /* fetch_add (relaxed) */
-     if                                           /* hive_publish(FORKJOIN) */
+     if                                           /* hive_publish_forkjoin */
      :: PUSH_THEN_LOAD(skip, FJ_PUSH)
      :: LOAD_THEN_PUSH(skip, FJ_PUSH)
      fi;
@@ -905,7 +905,7 @@ proctype Worker(byte me) {
 }
 
 /* hive_spawn from outside the run's workers (another thread, an interrupt
-   handler): hive_publish(NULL, HIVE_PUBLISH_GLOBAL, t) */
+   handler): hive_publish_global(NULL, t) */
 proctype Outside() {
   byte k, old, bits, b;
   bit claim;

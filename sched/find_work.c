@@ -105,7 +105,7 @@ struct hive_task *hive_find_local(struct hive_worker *w)
             w->stats.lifo_hits++;
             return t;
         }
-        hive_publish(w, HIVE_PUBLISH_RING, t);
+        hive_publish_ring(w, t);
     }
     w->lifo_polls = 0;
     /* hive_deque_len costs no fence (pop does), and for the owner 0 means empty. */

@@ -35,7 +35,7 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
     /* relaxed: the count only has to be there before the task can finish,
      * which the deque push (release) orders. */
     atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
-    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, t)) {
+    if (hive_publish_forkjoin(w, t)) {
         hive_run_task(w, t); /* deque full: run it now */
         return;
     }
@@ -90,7 +90,7 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
         /* The push back is a new enqueue (idle.c, rule 1): while the entry
          * was out, the rescan of a parking worker may have found this deque
          * empty and parked, and nobody else would look for it. */
-        (void)hive_publish(w, HIVE_PUBLISH_FORKJOIN, t);
+        (void)hive_publish_forkjoin(w, t);
         t = NULL;
     }
     return t;

@@ -146,7 +146,7 @@ void hive_idle_init(struct hive_idle *idle, unsigned n)
 {
     /* relaxed, all: published by hive_run's seq_cst store of the phase, and
      * the port starts the workers after it; nobody uses the state before
-     * (an outside spawner loads the phase first: hive_publish). */
+     * (an outside spawner loads the phase first: hive_publish_global). */
     atomic_store_explicit(&idle->n, n, memory_order_relaxed);
     atomic_store_explicit(&idle->state, (uint64_t)n << 32, memory_order_relaxed);
     for (unsigned i = 0; i < HIVE_IDLE_WORDS; i++)
@@ -185,12 +185,8 @@ int hive_idle_notify(struct hive_idle *idle)
     return hive_idle_notify_unfenced(idle);
 }
 
-int hive_idle_notify_unfenced(struct hive_idle *idle)
+int hive_idle_claim_parked(struct hive_idle *idle, unsigned n)
 {
-    unsigned n = hive_idle_workers(idle);
-    uint64_t s = atomic_load(&idle->state);
-    if (hive_idle_searching(s) != 0 || hive_idle_unparked(s) >= n)
-        return -1;
     unsigned words = (n + 63) / 64;
     for (unsigned w = 0; w < words; w++) {
         uint64_t bits = atomic_load(&idle->parked[w]);

@@ -64,14 +64,25 @@ bool hive_idle_stop_search(struct hive_idle *idle);
  * Returns the woken worker, or -1.
  */
 int hive_idle_notify(struct hive_idle *idle);
+/* Claim the lowest parked worker in the bitmap and wake it; -1 if none is
+ * left to claim. The second half of a notify, once S said to look. */
+int hive_idle_claim_parked(struct hive_idle *idle, unsigned n);
 /*
  * The same without the fence: the load of S may be ordered before the
  * caller's enqueue, so it may see a state older than that enqueue and wake
  * nobody whom a parking worker's rescan then misses. Only for a worker's
  * pushes to its own queues, whose backstop (publish.c) notifies again with
- * the fence.
+ * the fence. Inline: on every such push, and while every core is busy it
+ * is only the load of S, a word nobody writes then.
  */
-int hive_idle_notify_unfenced(struct hive_idle *idle);
+static inline int hive_idle_notify_unfenced(struct hive_idle *idle)
+{
+    unsigned n = hive_idle_workers(idle);
+    uint64_t s = atomic_load(&idle->state);
+    if (hive_idle_searching(s) != 0 || hive_idle_unparked(s) >= n)
+        return -1;
+    return hive_idle_claim_parked(idle, n);
+}
 
 /*
  * Worker `id` parks: sets its bit, then counts itself parked (and no longer

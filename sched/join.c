@@ -84,7 +84,7 @@
  * onto the core's latent list (w->latent: plain stores, owner-only). Only
  * when some core wants work - one searching or parked, which the idle word
  * says - is a frame shared: pushed to the deque and published with the
- * whole protocol (hive_publish: the notify, and its backstop). Which frame: the
+ * whole protocol (hive_publish_forkjoin: the notify, and its backstop). Which frame: the
  * OLDEST latent one this core may share, the biggest piece of work on its
  * stack, and only when the deque holds nothing a thief could take. When fa
  * returns, a frame still latent is run inline with no atomic at all; a
@@ -218,7 +218,7 @@ static bool share(struct hive_worker *w, struct hive_join_frame *f)
     atomic_init(&f->remaining, 1);
     /* Its index: exact, only this core moves the bottom. */
     f->deque_index = hive_deque_bottom(&w->queues.forkjoin);
-    if (hive_publish(w, HIVE_PUBLISH_FORKJOIN, &f->task))
+    if (hive_publish_forkjoin(w, &f->task))
         return false;
     f->below |= HIVE_JOIN_FRAME_SHARED;
     w->stats.spawned++;

@@ -2,11 +2,12 @@
  * Making work visible to other cores, and telling an idle core about it: the
  * one place in sched/ that calls hive_idle_notify.
  *
- * hive_publish is the one function that pushes a task where other cores can
- * take it - this core's ring, its fork-join deque, the global queue - and
- * then notifies (rule 1 of sched/idle.c): a load of the idle state, then a
- * wake if nobody is searching and someone is parked. Callers that queue a
- * task for others go through it, so none can forget the notify.
+ * hive_publish_ring, _forkjoin and _global are the only functions that push
+ * a task where other cores can take it - this core's ring, its fork-join
+ * deque, the global queue - and each then notifies (rule 1 of
+ * sched/idle.c): a load of the idle state, then a wake if nobody is
+ * searching and someone is parked. Callers that queue a task for others go
+ * through them, so none can forget the notify.
  *
  * A push to the global queue - from a worker, another thread or an
  * interrupt handler - has a seq_cst fence between the push and that load.
@@ -102,9 +103,12 @@ static bool backstop_check(unsigned core)
 }
 
 /* A worker's push to its own queues: the notify without the fence, and the
- * backstop if it woke nobody (see the top). */
-static void notify_own(struct hive_worker *w)
+ * backstop if it woke nobody (see the top). In a run of one worker that
+ * worker is this one, running: there is nobody to wake. */
+static inline void notify_own(struct hive_worker *w)
 {
+    if (hive_scheduler.workers == 1)
+        return;
     int woken = hive_idle_notify_unfenced(&hive_scheduler.idle);
     if (woken >= 0) {
         /* The claim's RMW follows the push: the woken core sees the task. */
@@ -120,54 +124,57 @@ static void notify_own(struct hive_worker *w)
     hive_port_backstop(HIVE_BACKSTOP_NS, backstop_check);
 }
 
-struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to, struct hive_task *t)
+/* Inline into hive_publish_spawn, the path of every spawn that evicts. */
+static inline void publish_ring(struct hive_worker *w, struct hive_task *t)
 {
-    switch (to) {
-    case HIVE_PUBLISH_RING:
-        /* Traced before the push: once pushed, another core may steal t, and
-         * its trace must not show the steal before the push. */
-        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_RING);
-        /* A full ring spills half of itself and t to the global queue: either
-         * way t is where other cores can take it. */
-        if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global)) {
-            HIVE_TRACE_EVENT(HIVE_TRACE_OVERFLOW, t, 0);
-            w->stats.overflows++;
-        }
-        break;
-    case HIVE_PUBLISH_FORKJOIN:
-        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_FORKJOIN);
-        if (hive_deque_push(&w->queues.forkjoin, t))
-            return t; /* full: not queued, the caller runs it */
-        break;
-    case HIVE_PUBLISH_GLOBAL:
-        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_GLOBAL);
-        hive_global_push(&hive_scheduler.global, t);
-        /* A store (the queue's length) then a load (the phase), against
-         * hive_run's store of the phase then its workers' load of the
-         * queue: the store-buffering shape, so a seq_cst fence on each side
-         * (the other is in run.c). Then if we see a phase before RUNNING,
-         * the run's fence comes after ours and its workers see the task
-         * when they start; nobody needs a notify. The fence is explicit
-         * because QEMU lets a seq_cst load pass an earlier seq_cst store
-         * (docs/ordering.md). */
-        atomic_thread_fence(memory_order_seq_cst);
-        if (atomic_load(&hive_scheduler.phase) != HIVE_PHASE_RUNNING)
-            return NULL;
-        /* relaxed: a statistic, read after the run. */
-        atomic_fetch_add_explicit(&hive_scheduler.injected, 1, memory_order_relaxed);
-        break;
+    /* Traced before the push: once pushed, another core may steal t, and
+     * its trace must not show the steal before the push. */
+    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_RING);
+    /* A full ring spills half of itself and t to the global queue: either
+     * way t is where other cores can take it. */
+    if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global)) {
+        HIVE_TRACE_EVENT(HIVE_TRACE_OVERFLOW, t, 0);
+        w->stats.overflows++;
     }
-    /* A worker's own push in a run of one worker: that worker is this one,
-     * running, so there is nobody to wake, and the notify's fence would be
-     * the dearest instruction of the spawn. (Pushes from outside the run's
-     * workers, w == NULL, always notify: the one worker may be parked.) */
-    if (w && hive_scheduler.workers == 1)
-        return NULL;
-    if (to == HIVE_PUBLISH_GLOBAL)
-        hive_notify_idle(w);
-    else
-        notify_own(w);
+    notify_own(w);
+}
+
+void hive_publish_ring(struct hive_worker *w, struct hive_task *t)
+{
+    publish_ring(w, t);
+}
+
+struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t)
+{
+    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_FORKJOIN);
+    if (hive_deque_push(&w->queues.forkjoin, t))
+        return t; /* full: not queued, the caller runs it */
+    notify_own(w);
     return NULL;
+}
+
+void hive_publish_global(struct hive_worker *w, struct hive_task *t)
+{
+    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_GLOBAL);
+    hive_global_push(&hive_scheduler.global, t);
+    /* A store (the queue's length) then a load (the phase), against
+     * hive_run's store of the phase then its workers' load of the
+     * queue: the store-buffering shape, so a seq_cst fence on each side
+     * (the other is in run.c). Then if we see a phase before RUNNING,
+     * the run's fence comes after ours and its workers see the task
+     * when they start; nobody needs a notify. The fence is explicit
+     * because QEMU lets a seq_cst load pass an earlier seq_cst store
+     * (docs/ordering.md). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load(&hive_scheduler.phase) != HIVE_PHASE_RUNNING)
+        return;
+    /* relaxed: a statistic, read after the run. */
+    atomic_fetch_add_explicit(&hive_scheduler.injected, 1, memory_order_relaxed);
+    /* A worker of a run of one is this one, running: nobody to wake. From
+     * outside the run's workers (w NULL) the one worker may be parked. */
+    if (w && hive_scheduler.workers == 1)
+        return;
+    hive_notify_idle(w);
 }
 
 void hive_publish_spawn(struct hive_worker *w, struct hive_task *t)
@@ -177,5 +184,5 @@ void hive_publish_spawn(struct hive_worker *w, struct hive_task *t)
     w->lifo = t;
     w->stats.spawned++;
     if (prev)
-        hive_publish(w, HIVE_PUBLISH_RING, prev); /* the evicted task becomes stealable */
+        publish_ring(w, prev); /* the evicted task becomes stealable */
 }

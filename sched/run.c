@@ -244,7 +244,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
      * phase's: the seq_cst store of RUNNING publishes them (release) to
      * whoever sees the run begin - the workers, whose start the port also
      * orders after it, and outside spawners, which load the phase before
-     * they count or notify (hive_publish). Where a seq_cst store is a locked
+     * they count or notify (hive_publish_global). Where a seq_cst store is a locked
      * instruction, one each was a third of an empty run. */
     atomic_store_explicit(&hive_scheduler.done, false, memory_order_relaxed);
     atomic_store_explicit(&hive_scheduler.unwaited, 0, memory_order_relaxed);
@@ -271,7 +271,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     /* seq_cst: publishes all of the above to the workers (run_on_cores also
      * does) and to outside spawners that check the phase. */
     atomic_store(&hive_scheduler.phase, HIVE_PHASE_RUNNING);
-    /* Pairs with the fence after a global push in hive_publish: either that
+    /* Pairs with the fence after a global push in hive_publish_global: either that
      * spawner sees RUNNING and notifies, or the workers, which look at the
      * global queue after this, see its task. */
     atomic_thread_fence(memory_order_seq_cst);

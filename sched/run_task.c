@@ -20,15 +20,12 @@ static uintptr_t callers_fn(const struct hive_task *t)
     return (uintptr_t)t->fn;
 }
 
-void hive_run_task(struct hive_worker *w, struct hive_task *t)
+/* The task itself, with its floor: the part of hive_run_task that runs with
+ * or without a watchdog. Apart from the watchdog's part so that a run
+ * without one keeps none of that live across fn (fewer registers saved per
+ * task). */
+static inline void run_body(struct hive_worker *w, struct hive_task *t)
 {
-    w->stats.tasks_run++;
-    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, t, callers_fn(t));
-    /* With a watchdog: this core is in t from now on (watchdog.c). */
-    bool watch = w->watch;
-    struct hive_watch_mark prior = {0, 0};
-    if (watch)
-        prior = hive_watch_enter(w->id, callers_fn(t));
     /* The task's floor: what it (and work nested in its waits) pushes lies at
      * or above today's bottom, what is below belongs to the frames under it
      * on this stack. A deep wait inside it pops no lower (join.c, "Waiting"). */
@@ -64,9 +61,33 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t)
         else
             hive_outstanding_sub(1); /* the entry: see enum hive_task_kind */
     }
+    w->forkjoin_floor = floor;
+}
+
+/* Out of line, or the compiler merges it back into hive_run_task and its
+ * registers with it (GCC and clang; another compiler decides for itself). */
+#if defined(__GNUC__) || defined(__clang__)
+#define OUT_OF_LINE __attribute__((__noinline__))
+#else
+#define OUT_OF_LINE
+#endif
+
+/* With a watchdog: this core is in t from now on (watchdog.c). */
+static OUT_OF_LINE void run_watched(struct hive_worker *w, struct hive_task *t)
+{
+    struct hive_watch_mark prior = hive_watch_enter(w->id, callers_fn(t));
+    run_body(w, t);
+    hive_watch_leave(w->id, prior);
+}
+
+void hive_run_task(struct hive_worker *w, struct hive_task *t)
+{
+    w->stats.tasks_run++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, t, callers_fn(t));
+    if (w->watch)
+        run_watched(w, t);
+    else
+        run_body(w, t);
     /* t itself may be gone or queued again: only its address is recorded. */
     HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, t, 0);
-    if (watch)
-        hive_watch_leave(w->id, prior);
-    w->forkjoin_floor = floor;
 }

@@ -280,16 +280,14 @@ void hive_tick_end(struct hive_worker *w, uint64_t now);
 struct hive_task *hive_steal_round(struct hive_worker *w);
 
 /* ---- publish.c ---- */
-enum hive_publish_to {
-    HIVE_PUBLISH_RING,     /* this core's ring (a full one spills to the global queue) */
-    HIVE_PUBLISH_FORKJOIN, /* this core's fork-join deque */
-    HIVE_PUBLISH_GLOBAL,   /* the global queue (w may be NULL: not a worker) */
-};
-/* Push t where other cores can take it, then notify (rule 1 of idle.c).
- * NULL, or t itself when the fork-join deque is full: then t was not queued
- * and the caller runs it. */
-struct hive_task *hive_publish(struct hive_worker *w, enum hive_publish_to to,
-                               struct hive_task *t);
+/* Push t where other cores can take it, then notify (rule 1 of idle.c):
+ * this core's ring (a full one spills to the global queue), this core's
+ * fork-join deque (returns t itself when the deque is full: then t was not
+ * queued and the caller runs it; else NULL), or the global queue (w may be
+ * NULL: not a worker). */
+void hive_publish_ring(struct hive_worker *w, struct hive_task *t);
+struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t);
+void hive_publish_global(struct hive_worker *w, struct hive_task *t);
 /* hive_spawn from task context: t into the LIFO slot; the task it evicts is
  * published to the ring. */
 void hive_publish_spawn(struct hive_worker *w, struct hive_task *t);

@@ -21,7 +21,7 @@ static void end_tick(struct hive_worker *w)
     if (w->lifo) {
         struct hive_task *t = w->lifo;
         w->lifo = NULL;
-        hive_publish(w, HIVE_PUBLISH_RING, t);
+        hive_publish_ring(w, t);
     }
     w->lifo_polls = 0;
     w->polls = w->interval;

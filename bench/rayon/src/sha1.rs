@@ -1,65 +1,73 @@
 //! SHA-1 (FIPS 180-4) of a short message, for UTS's splittable generator
 //! (uts.rs). The same code as bench/sha1.h: four loops of 20 rounds, no
-//! table, so that rustc and gcc get the same work.
+//! table, the schedule in a circular queue of 16 words (FIPS 180-4's
+//! alternate method; sha1.h says why), so that rustc and gcc get the same
+//! work.
 
 pub const BYTES: usize = 20;
 
+/// Word i of the message schedule, i in 0..80, from w: the block's 16 words
+/// at first, then the last 16 computed.
+fn schedule(w: &mut [u32; 16], i: usize) -> u32 {
+    if i >= 16 {
+        w[i & 15] = (w[(i + 13) & 15] ^ w[(i + 8) & 15] ^ w[(i + 2) & 15] ^ w[i & 15]).rotate_left(1);
+    }
+    w[i & 15]
+}
+
 /// One 64-byte block into the chaining value h.
 fn block(h: &mut [u32; 5], p: &[u8]) {
-    let mut w = [0u32; 80];
+    let mut w = [0u32; 16];
     for i in 0..16 {
         w[i] = u32::from_be_bytes([p[4 * i], p[4 * i + 1], p[4 * i + 2], p[4 * i + 3]]);
     }
-    for i in 16..80 {
-        w[i] = (w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]).rotate_left(1);
-    }
     let (mut a, mut b, mut c, mut d, mut e) = (h[0], h[1], h[2], h[3], h[4]);
-    for &wi in &w[0..20] {
+    for i in 0..20 {
         let t = a
             .rotate_left(5)
             .wrapping_add((b & c) | (!b & d))
             .wrapping_add(e)
             .wrapping_add(0x5A827999)
-            .wrapping_add(wi);
+            .wrapping_add(schedule(&mut w, i));
         e = d;
         d = c;
         c = b.rotate_left(30);
         b = a;
         a = t;
     }
-    for &wi in &w[20..40] {
+    for i in 20..40 {
         let t = a
             .rotate_left(5)
             .wrapping_add(b ^ c ^ d)
             .wrapping_add(e)
             .wrapping_add(0x6ED9EBA1)
-            .wrapping_add(wi);
+            .wrapping_add(schedule(&mut w, i));
         e = d;
         d = c;
         c = b.rotate_left(30);
         b = a;
         a = t;
     }
-    for &wi in &w[40..60] {
+    for i in 40..60 {
         let t = a
             .rotate_left(5)
             .wrapping_add((b & c) | (b & d) | (c & d))
             .wrapping_add(e)
             .wrapping_add(0x8F1BBCDC)
-            .wrapping_add(wi);
+            .wrapping_add(schedule(&mut w, i));
         e = d;
         d = c;
         c = b.rotate_left(30);
         b = a;
         a = t;
     }
-    for &wi in &w[60..80] {
+    for i in 60..80 {
         let t = a
             .rotate_left(5)
             .wrapping_add(b ^ c ^ d)
             .wrapping_add(e)
             .wrapping_add(0xCA62C1D6)
-            .wrapping_add(wi);
+            .wrapping_add(schedule(&mut w, i));
         e = d;
         d = c;
         c = b.rotate_left(30);
