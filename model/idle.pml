@@ -570,6 +570,20 @@ inline OUTSTANDING_DONE() {
   fi
 }
 
+/* The end of the run's entry (run_task.c, HIVE_TASK_ENTRY): its count goes
+   off the shared count itself (hive_outstanding_sub(1), a seq_cst fetch_sub),
+   not to a credit; if it was the last count, the run ends here. */
+inline ENTRY_DONE() {
+  d_step {
+    assert(outstanding > 0);
+    last = outstanding == 1; outstanding--
+  };
+  if
+  :: last -> REACHED(24) END_RUN()
+  :: else -> skip
+  fi
+}
+
 /* hive_credits_return, before a core sleeps (park.c) */
 inline RETURN_CREDITS() {
 #ifndef BUG_KEEP_CREDITS
@@ -663,7 +677,10 @@ inline RUN_SIMPLE() {
      :: skip
      fi;
 #endif
-     OUTSTANDING_DONE()
+     if
+     :: entry -> entry = 0; ENTRY_DONE()          /* core 0's first task */
+     :: else -> OUTSTANDING_DONE()
+     fi
   fi
 }
 
@@ -862,18 +879,14 @@ inline GROUP_AND_WAIT() {
 /* hive_worker_main */
 proctype Worker(byte me) {
   bit srch, last, found, claim;
+  bit entry;                                      /* t, when taken, is the run's entry */
   byte t, priv, old, bits, b, i, v, n;
 #ifdef WAIT
-  bit entry, ok;
+  bit ok;
   byte gi;
 #endif
   if
-  :: me == 0 -> priv = 1;                         /* the entry in core 0's LIFO slot */
-#ifdef WAIT
-     entry = 1
-#else
-     skip
-#endif
+  :: me == 0 -> priv = 1; entry = 1               /* the entry in core 0's LIFO slot */
   :: else -> skip
   fi;
   do
@@ -885,7 +898,7 @@ proctype Worker(byte me) {
      :: t && entry ->                             /* the entry: a group waiter */
         atomic { t = 0; entry = 0 };
         GROUP_AND_WAIT();
-        OUTSTANDING_DONE()
+        ENTRY_DONE()
      :: t && !entry -> RUN_SIMPLE()
 #else
      :: t -> RUN_SIMPLE()

@@ -44,7 +44,7 @@ static struct {
     pthread_cond_t done;                       /* the caller: the last core returned */
     /* Runs handed out so far, and cores 1.. still inside fn: changed under
      * mu, and also read without it by a spin that then takes mu (see
-     * spin_until), so atomic. */
+     * spin_until_changed), so atomic. */
     _Atomic unsigned long gen;
     unsigned cores;                            /* the current run's cores */
     void (*fn)(void *);

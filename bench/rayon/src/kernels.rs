@@ -66,14 +66,14 @@ pub fn insertion_sort(a: &mut [u32]) {
 pub fn merge(a: &mut [u32], tmp: &mut [u32], h: usize) {
     let n = a.len();
     let (mut i, mut j, mut k) = (0, h, 0);
+    // The smaller head without a branch on the data, as workloads/msort.h
+    // (which says why).
     while i < h && j < n {
-        if a[i] <= a[j] {
-            tmp[k] = a[i];
-            i += 1;
-        } else {
-            tmp[k] = a[j];
-            j += 1;
-        }
+        let (x, y) = (a[i], a[j]);
+        let left = x <= y;
+        tmp[k] = if left { x } else { y };
+        i += left as usize;
+        j += (!left) as usize;
         k += 1;
     }
     while i < h {
