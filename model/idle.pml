@@ -918,7 +918,7 @@ proctype Worker(byte me) {
 }
 
 /* hive_spawn from outside the run's workers (another thread, an interrupt
-   handler): hive_publish_global(NULL, t) */
+   handler): hive_publish_global(t) */
 proctype Outside() {
   byte k, old, bits, b;
   bit claim;

@@ -153,7 +153,7 @@ struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task 
     return NULL;
 }
 
-void hive_publish_global(struct hive_worker *w, struct hive_task *t)
+void hive_publish_global(struct hive_task *t)
 {
     HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_GLOBAL);
     hive_global_push(&hive_scheduler.global, t);
@@ -170,11 +170,9 @@ void hive_publish_global(struct hive_worker *w, struct hive_task *t)
         return;
     /* relaxed: a statistic, read after the run. */
     atomic_fetch_add_explicit(&hive_scheduler.injected, 1, memory_order_relaxed);
-    /* A worker of a run of one is this one, running: nobody to wake. From
-     * outside the run's workers (w NULL) the one worker may be parked. */
-    if (w && hive_scheduler.workers == 1)
-        return;
-    hive_notify_idle(w);
+    /* From outside the run's workers: even the one worker of a run of one
+     * may be parked. */
+    hive_notify_idle(NULL);
 }
 
 void hive_publish_spawn(struct hive_worker *w, struct hive_task *t)

@@ -281,13 +281,14 @@ struct hive_task *hive_steal_round(struct hive_worker *w);
 
 /* ---- publish.c ---- */
 /* Push t where other cores can take it, then notify (rule 1 of idle.c):
- * this core's ring (a full one spills to the global queue), this core's
- * fork-join deque (returns t itself when the deque is full: then t was not
- * queued and the caller runs it; else NULL), or the global queue (w may be
- * NULL: not a worker). */
+ * worker w's ring (a full one spills to the global queue), w's fork-join
+ * deque (returns t itself when the deque is full: then t was not queued and
+ * the caller runs it; else NULL), or - from anywhere but a worker's task
+ * context: boot code, another thread, an interrupt handler - the global
+ * queue. */
 void hive_publish_ring(struct hive_worker *w, struct hive_task *t);
 struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t);
-void hive_publish_global(struct hive_worker *w, struct hive_task *t);
+void hive_publish_global(struct hive_task *t);
 /* hive_spawn from task context: t into the LIFO slot; the task it evicts is
  * published to the ring. */
 void hive_publish_spawn(struct hive_worker *w, struct hive_task *t);

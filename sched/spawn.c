@@ -72,7 +72,7 @@ static void publish(struct hive_worker *w, struct hive_task *task)
     if (w)
         hive_publish_spawn(w, task);
     else
-        hive_publish_global(NULL, task);
+        hive_publish_global(task);
 }
 
 /* Count the task, then publish it: counted before any core can run it and
