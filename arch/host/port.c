@@ -14,9 +14,10 @@
  * before it sleeps for that reason (libgomp, libomp, oneTBB, Rayon); the spin
  * is bounded, so a core that stays idle costs a short burst of CPU per park.
  * hive_port_wake sets the flag, and takes the lock and signals only when the
- * core has gone to sleep (a Dekker handshake of two seq_cst store-then-load
- * pairs: `sleeping` then the flag on the waiter's side, the flag then
- * `sleeping` on the waker's, so one of them sees the other's store).
+ * core has gone to sleep: a Dekker handshake, `sleeping` then the flag on the
+ * waiter's side, the flag then `sleeping` on the waker's, each with a seq_cst
+ * fence between its store and its load, so one of them sees the other's
+ * store (docs/ordering.md: the fence is explicit, as in every handshake).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "arch/host/host.h"
@@ -37,7 +38,8 @@
 struct host_core {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    /* seq_cst, both, where they meet (the handshake at the top). */
+    /* seq_cst, both, where they meet (the handshake at the top, whose
+     * fences pair with each other). */
     _Atomic bool wake_pending;
     _Atomic bool sleeping; /* set and cleared under mu */
     /* hive_host_waits_timed_out. relaxed, here and in the load: a count a
@@ -141,9 +143,12 @@ void hive_port_wait(uint64_t timeout_ns)
     if (deadline && deadline < spin_end)
         spin_end = deadline;
     for (unsigned i = 1;; i++) {
+        /* relaxed: only a look, so the spin writes nothing; the exchange
+         * takes the wake and reads the waker's seq_cst store (acquire: what
+         * the waker did before the wake is visible after it). */
         if (atomic_load_explicit(&c->wake_pending, memory_order_relaxed) &&
             atomic_exchange(&c->wake_pending, false))
-            return; /* the exchange reads the waker's seq_cst store */
+            return;
         if (i % 64 == 0 && hive_port_now_ns() >= spin_end)
             break;
         hive_port_cpu_relax();
@@ -155,6 +160,7 @@ void hive_port_wait(uint64_t timeout_ns)
     /* Phase two: sleep, unless a wake came meanwhile (the handshake). */
     pthread_mutex_lock(&c->mu);
     atomic_store(&c->sleeping, true);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with hive_port_wake's */
     if (!deadline) {
         while (!atomic_load(&c->wake_pending))
             pthread_cond_wait(&c->cv, &c->mu);
@@ -180,6 +186,7 @@ void hive_port_wake(unsigned core)
 {
     struct host_core *c = &cores[core];
     atomic_store(&c->wake_pending, true);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with hive_port_wait's */
     /* A core still spinning sees the flag; one that sleeps, or is about to
      * (it holds mu from before its store of `sleeping` until the condition
      * variable releases it), gets the signal. */
