@@ -110,7 +110,11 @@ _Noreturn void hive_port_panic_core(unsigned core, const char *msg);
  * and again every delay_ns for as long as check returns true. While one is
  * pending a second call changes nothing. Only a core inside
  * hive_port_run_on_cores calls it, and no check is called once that returns
- * (a pending one is dropped).
+ * (a pending one is dropped). A port may hold a due check back while no core
+ * is inside hive_port_wait and call it as soon as one enters: check acts only
+ * when some core is parked, and a parked core sleeps only there (the host
+ * port does, to spare its thread a wake-up per period while every core is
+ * busy).
  *
  * hive_port_backstop_fence, called by check between its stores and its
  * loads, orders as a seq_cst fence executed by `core` at that moment would:

@@ -19,6 +19,19 @@
  * stores reaching the cache within the backstop's delay, which every host
  * CPU does in well under a microsecond, though C11 does not promise it.
  *
+ * A due check waits while no core thread is inside hive_port_wait (sched/port.h
+ * allows it): a check acts only on a parked core, and a core sleeps only
+ * there. While every core is busy the check would only look at the idle
+ * state and ask again, a wake-up of this thread per period and pushing core -
+ * a context switch on a machine whose CPUs the workers fill (2% of UTS at 2
+ * workers here). So a check that comes due then is held (`held_back`), and
+ * the first core to enter hive_port_wait (host_backstop_wait_begin) signals
+ * the thread, which runs it at once. The handshake is Dekker's: the thread
+ * sets held_back then reads `waiters`, a core adds itself to `waiters` then
+ * reads held_back, a seq_cst fence between each store and load; the thread
+ * holds the mutex from its store until its condition wait releases it, and
+ * the core takes it to signal, so the signal cannot come before the wait.
+ *
  * The thread is created at the first call and kept, like the core threads
  * (cores.c): a run that never asks for a check costs nothing, and one that
  * does costs a mutex and a condition variable signal per check, not a
@@ -58,6 +71,9 @@ static struct {
     bool started;
     bool asked;           /* a check was asked for since the last drop */
     bool membarrier;      /* registered: MEMBARRIER_CMD_PRIVATE_EXPEDITED works */
+    /* The handshake at the top. seq_cst, both, with the fences. */
+    _Atomic bool held_back; /* a due check waits for a core to wait; set under mu */
+    _Atomic unsigned waiters; /* core threads inside hive_port_wait */
 } backstop = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static pthread_once_t backstop_once = PTHREAD_ONCE_INIT;
@@ -88,6 +104,8 @@ static void after_fork_child(void)
     backstop.held = false;
     backstop.started = false;
     backstop.asked = false;
+    atomic_store(&backstop.held_back, false);
+    atomic_store(&backstop.waiters, 0); /* the child's one thread waits in no park */
 }
 
 static void once_init(void)
@@ -128,6 +146,15 @@ static void *backstop_thread(void *unused)
             pthread_cond_timedwait(&backstop.wake, &backstop.mu, &ts);
             continue; /* due, an earlier one, a drop, or a spurious return */
         }
+        /* Due, and no core waits: hold it back until one does (the top). */
+        atomic_store(&backstop.held_back, true);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with host_backstop_wait_begin's */
+        bool nobody_waits = atomic_load(&backstop.waiters) == 0;
+        if (nobody_waits)
+            pthread_cond_wait(&backstop.wake, &backstop.mu);
+        atomic_store(&backstop.held_back, false);
+        if (nobody_waits)
+            continue; /* a core waits, an earlier due, a drop, a hold, or spurious */
         unsigned n = 0;
         uint64_t next = NONE;
         for (unsigned i = 0; i < backstop.cores; i++) {
@@ -203,6 +230,24 @@ void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
     pthread_mutex_unlock(&backstop.mu);
 }
 
+void host_backstop_wait_begin(void)
+{
+    atomic_fetch_add(&backstop.waiters, 1);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with the thread's */
+    if (!atomic_load(&backstop.held_back))
+        return;
+    /* The thread holds mu until its condition wait releases it. */
+    pthread_mutex_lock(&backstop.mu);
+    atomic_store(&backstop.held_back, false);
+    pthread_cond_signal(&backstop.wake);
+    pthread_mutex_unlock(&backstop.mu);
+}
+
+void host_backstop_wait_end(void)
+{
+    atomic_fetch_sub(&backstop.waiters, 1);
+}
+
 void hive_host_backstop_hold(bool hold)
 {
     pthread_once(&backstop_once, once_init);
@@ -228,6 +273,7 @@ void host_backstop_drop(void)
         backstop.due[i] = NONE;
     backstop.cores = 0;
     backstop.next = NONE;
+    atomic_store(&backstop.held_back, false); /* nothing is due any more */
     while (backstop.checking)
         pthread_cond_wait(&backstop.quiet, &backstop.mu);
     pthread_mutex_unlock(&backstop.mu);

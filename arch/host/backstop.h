@@ -6,5 +6,9 @@
 /* At the end of hive_port_run_on_cores: drop every pending check and wait
  * for one in progress, so no check runs outside a run. */
 void host_backstop_drop(void);
+/* Around the body of hive_port_wait: a core waits, so a due check that was
+ * held back (no core waited) runs now (backstop.c). */
+void host_backstop_wait_begin(void);
+void host_backstop_wait_end(void);
 
 #endif

@@ -132,7 +132,7 @@ static uint64_t deadline_of(uint64_t timeout_ns, uint64_t now)
     return timeout_ns == 0 || timeout_ns > UINT64_MAX - now ? 0 : now + timeout_ns;
 }
 
-void hive_port_wait(uint64_t timeout_ns)
+static void wait_for_wake(uint64_t timeout_ns)
 {
     struct host_core *c = &cores[this_core];
     uint64_t now = hive_port_now_ns();
@@ -175,6 +175,14 @@ void hive_port_wait(uint64_t timeout_ns)
     atomic_store(&c->sleeping, false);
     atomic_store(&c->wake_pending, false);
     pthread_mutex_unlock(&c->mu);
+}
+
+void hive_port_wait(uint64_t timeout_ns)
+{
+    /* A backstop check held back while no core waited runs now. */
+    host_backstop_wait_begin();
+    wait_for_wake(timeout_ns);
+    host_backstop_wait_end();
 }
 
 unsigned long hive_host_waits_timed_out(unsigned id)
