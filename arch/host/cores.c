@@ -98,7 +98,7 @@ static void spin_until_changed(const _Atomic unsigned long *word, unsigned long 
     pthread_mutex_unlock(&pool.mu);
     uint64_t end = hive_port_now_ns() + HOST_SPIN_NS;
     for (unsigned i = 1; atomic_load_explicit(word, memory_order_relaxed) == value; i++) {
-        if (i % 64 == 0 && hive_port_now_ns() >= end)
+        if (host_spin_over(i, end))
             break;
         hive_port_cpu_relax();
     }

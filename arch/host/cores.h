@@ -2,12 +2,25 @@
 #ifndef HIVE_ARCH_HOST_CORES_H
 #define HIVE_ARCH_HOST_CORES_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sched/port.h"
+
 /* How long a host core spins before it sleeps: in hive_port_wait (port.c,
  * which says why), between runs, and core 0 waiting for the others at a
  * run's end. Longer than the gaps between a benchmark's back-to-back runs
  * and a fork-join program's idle moments, short against a wake-up of a
  * sleeping virtual CPU. */
 #define HOST_SPIN_NS 50000u
+
+/* Turn i (from 1) of a spin that ends at `end` (hive_port_now_ns): has it
+ * ended? The clock only every 64 turns, as a read costs about as much as a
+ * few pauses. The one place both spins (port.c, cores.c) keep that rule. */
+static inline bool host_spin_over(unsigned i, uint64_t end)
+{
+    return i % 64 == 0 && hive_port_now_ns() >= end;
+}
 
 /* Hand fn(arg) to cores 1..ncores-1, each on its own thread. */
 void host_cores_start(unsigned ncores, void (*fn)(void *arg), void *arg);

@@ -137,8 +137,7 @@ static void wait_for_wake(uint64_t timeout_ns)
     struct host_core *c = &cores[this_core];
     uint64_t now = hive_port_now_ns();
     uint64_t deadline = deadline_of(timeout_ns, now);
-    /* Phase one: spin. The clock every 64 pauses (a read costs about as
-     * much as a few pauses). */
+    /* Phase one: spin (host_spin_over, cores.h). */
     uint64_t spin_end = now + HOST_SPIN_NS;
     if (deadline && deadline < spin_end)
         spin_end = deadline;
@@ -149,7 +148,7 @@ static void wait_for_wake(uint64_t timeout_ns)
         if (atomic_load_explicit(&c->wake_pending, memory_order_relaxed) &&
             atomic_exchange(&c->wake_pending, false))
             return;
-        if (i % 64 == 0 && hive_port_now_ns() >= spin_end)
+        if (host_spin_over(i, spin_end))
             break;
         hive_port_cpu_relax();
     }
