@@ -19,8 +19,10 @@
  * outside the folder that a new board touches.
  *
  * Boards and drivers may use kernel/kernel.h (hive_cpus[].hw_id, hive_panic,
- * the emergency console) and arch_secondary_entry / arch_halt; a board's
- * functions are wiring - a driver from drivers/ and its configuration.
+ * the emergency console), arch_secondary_entry / arch_halt / arch_counter
+ * (kernel/platform.h), and a board of one arch that arch's own headers for
+ * what only it knows (riscv64's mmode.h); a board's functions are wiring - a
+ * driver from drivers/ and its configuration.
  */
 #ifndef HIVE_KERNEL_BOARD_H
 #define HIVE_KERNEL_BOARD_H

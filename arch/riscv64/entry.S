@@ -154,7 +154,7 @@ arch_secondary_entry:
 mmode_entry:
     la      t0, mmode_halt
     csrw    mtvec, t0
-    la      t0, mmode_reporter
+    la      t0, riscv_mmode_reporter
     li      t1, 1
     amoswap.w t1, t1, (t0)
     bnez    t1, mmode_halt
@@ -173,10 +173,13 @@ mmode_halt:
     wfi
     j       mmode_halt
 
-    /* In .data, not .bss: the loader writes its 0; .bss is not cleared yet. */
+    /* In .data, not .bss: the loader writes its 0; .bss is not cleared yet.
+     * riscv_mmode_reporter stays 0 on the S-mode path (start.c's
+     * riscv_entered_in_mmode reads it). */
     .pushsection .data
     .balign 4
-mmode_reporter:
+    .globl riscv_mmode_reporter
+riscv_mmode_reporter:
     .word   0
 boot_claimed:
     .word   0

@@ -8,6 +8,7 @@
 #include "kernel/kernel.h"
 #include "kernel/machine.h"
 #include "layout.h"
+#include "mmode.h"
 #include "mmu.h"
 #include "park.h"
 
@@ -46,4 +47,13 @@ noreturn void riscv_mmode_entry(void)
     board_console_init();
     hive_console_emergency("hive: entered in M-mode; hive runs in S-mode under SBI firmware (OpenSBI)\n");
     board_exit(1);
+}
+
+/* entry.S's claim word for the M-mode report, in .data: the loader's 0 until
+ * a hart entered in M-mode swaps in 1; the S-mode path never writes it. */
+extern volatile uint32_t riscv_mmode_reporter;
+
+bool riscv_entered_in_mmode(void)
+{
+    return riscv_mmode_reporter != 0;
 }

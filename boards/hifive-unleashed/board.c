@@ -14,6 +14,8 @@
 #include "drivers/sifive_gpio.h"
 #include "drivers/sifive_uart.h"
 #include "kernel/kernel.h"
+#include "kernel/platform.h"
+#include "mmode.h"
 
 /* The FU540's device addresses (QEMU 7.2 hw/riscv/sifive_u.c,
  * sifive_u_memmap; the same in the device tree) that only hive's own code
@@ -61,19 +63,37 @@ int board_start_core(uintptr_t hw_id, unsigned id)
 
 /* ---- exit: semihosting hands QEMU the status ---- */
 
+/* The CLINT's mtime, the source of the `time` CSR (the same 1 MHz). */
+#define U_CLINT_MTIME (U_CLINT + 0xbff8ul)
+
+/* How long the exit lets the console's last characters go out, in time
+ * ticks (HIVE_TIMEBASE_HZ, board.cmake: 1 MHz): 100 ms. QEMU 10's SiFive
+ * UART sends what it holds from a timer that its main-loop thread runs, 100
+ * ns of virtual time after the last write, and the semihosting exit ends
+ * QEMU at once from the hart's own thread. On a loaded host (parallel QEMUs,
+ * other work) the main-loop thread may wait tens of milliseconds for a CPU,
+ * and a pause counted in the hart's own instructions runs no longer there:
+ * the hart's thread is starved alike. So the pause is host time. Nothing in
+ * that UART says when its FIFO is empty (its ip.txwm is set whenever the
+ * watermark is non-zero, whatever the FIFO holds). An exit happens once; on
+ * the board the FIFO (8 bytes at 115200 baud) is out within 0.7 ms. */
+#define EXIT_DRAIN_TICKS 100000ul
+
+/* The time in ticks. S-mode reads `time` (QEMU's sifive_u has no `time`
+ * CSR; OpenSBI emulates the read from mtime). The M-mode entry's report
+ * comes here too, where that read would trap into its halt: there, with the
+ * MMU off, mtime is plain memory. */
+static uint64_t exit_clock(void)
+{
+    if (riscv_entered_in_mmode())
+        return *(const volatile uint64_t *)U_CLINT_MTIME;
+    return arch_counter();
+}
+
 noreturn void board_exit(int status)
 {
-    /* QEMU 10's SiFive UART sends what it holds from a timer of its own,
-     * 100 ns of virtual time after the last write, and the semihosting exit
-     * ends QEMU at once: without a pause the console's last line is cut off.
-     * Nothing in the UART says when it is sent (its interrupt-pending bits
-     * do not), so give QEMU's main loop time to run that timer - far more
-     * than it needs, as a loaded host may be slow to schedule it; an exit
-     * happens once. (A real UART needs about 90 us for its 8-byte FIFO at
-     * 115200 baud.) Counted in loop turns, not read from the clock: the
-     * M-mode entry's report comes here too, where reading `time` traps.
-     * Some ten million instructions: several milliseconds under QEMU. */
-    for (volatile unsigned long turn = 0; turn < 2000000ul; turn++)
+    uint64_t start = exit_clock();
+    while (exit_clock() - start < EXIT_DRAIN_TICKS)
         ;
     /* The board has no test finisher; semihosting works from S-mode and,
      * for the M-mode entry's report, from M-mode. */
