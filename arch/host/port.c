@@ -13,8 +13,8 @@
  * well under a microsecond for a spinning one. Every hosted runtime spins
  * before it sleeps for that reason (libgomp, libomp, oneTBB, Rayon); the spin
  * is bounded, so a core that stays idle costs a short burst of CPU per park.
- * hive_port_wake sets the flag, and takes the lock and signals only when the
- * core has gone to sleep: a Dekker handshake, `sleeping` then the flag on the
+ * hive_port_wake sets the flag (an exchange: a wake that finds it set is
+ * done), and takes the lock and signals only when the core has gone to sleep: a Dekker handshake, `sleeping` then the flag on the
  * waiter's side, the flag then `sleeping` on the waker's, each with a seq_cst
  * fence between its store and its load, so one of them sees the other's
  * store (docs/ordering.md: the fence is explicit, as in every handshake).
@@ -56,7 +56,7 @@ static _Thread_local unsigned this_core = HIVE_PORT_NOT_A_CORE;
  * want another count call hive_host_set_core_count(). */
 static unsigned core_count = 4;
 
-static void cores_init(void)
+static void cores_reset(void)
 {
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -68,6 +68,19 @@ static void cores_init(void)
         atomic_init(&cores[i].sleeping, false);
     }
     pthread_condattr_destroy(&ca);
+}
+
+static void cores_init(void)
+{
+    cores_reset();
+    /* A fork() from a thread of the program's own while a run goes on: the
+     * child has none of the core threads, but may inherit a core's mu
+     * locked by one of them, or a condition variable that records their
+     * waits (a signal could go to a waiter that does not exist there). The
+     * child starts from fresh ones, as cores.c's pool and backstop.c's
+     * thread do. */
+    if (pthread_atfork(NULL, NULL, cores_reset) != 0)
+        abort();
 }
 
 void hive_host_bind_core(unsigned id)
@@ -143,8 +156,9 @@ static void wait_for_wake(uint64_t timeout_ns)
         spin_end = deadline;
     for (unsigned i = 1;; i++) {
         /* relaxed: only a look, so the spin writes nothing; the exchange
-         * takes the wake and reads the waker's seq_cst store (acquire: what
-         * the waker did before the wake is visible after it). */
+         * takes the wake and reads the latest waker's exchange (acquire:
+         * what every waker did before its wake is visible after it - the
+         * wakes are RMWs, one release sequence). */
         if (atomic_load_explicit(&c->wake_pending, memory_order_relaxed) &&
             atomic_exchange(&c->wake_pending, false))
             return;
@@ -172,7 +186,13 @@ static void wait_for_wake(uint64_t timeout_ns)
             }
     }
     atomic_store(&c->sleeping, false);
-    atomic_store(&c->wake_pending, false);
+    /* An exchange, not a store: it reads the latest wake in the flag's
+     * order, so it synchronizes with every wake it takes - one that landed
+     * after the loop's load too. A plain store could erase that later wake
+     * unread, and what its waker did before it (the end of the run, a
+     * claim) need not be visible to the caller's re-check, which would then
+     * wait again with the wake gone. */
+    (void)atomic_exchange(&c->wake_pending, false);
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -192,7 +212,12 @@ unsigned long hive_host_waits_timed_out(unsigned id)
 void hive_port_wake(unsigned core)
 {
     struct host_core *c = &cores[core];
-    atomic_store(&c->wake_pending, true);
+    /* An exchange: wakes are read-modify-writes, so every one continues the
+     * release sequence of the first, and the waiter's exchange that takes
+     * the flag synchronizes with all of them. A wake that finds the flag
+     * set is done: the waker that set it signals (below) if need be. */
+    if (atomic_exchange(&c->wake_pending, true))
+        return;
     atomic_thread_fence(memory_order_seq_cst); /* pairs with hive_port_wait's */
     /* A core still spinning sees the flag; one that sleeps, or is about to
      * (it holds mu from before its store of `sleeping` until the condition
