@@ -44,6 +44,25 @@
  * stays queued for the next run: teardown moves what is left on the cores to
  * the global queue, which the next run's workers poll when they start.
  *
+ * Late ends. A count taken off from outside the run's workers - hive_stop
+ * from another thread or an interrupt handler, a cancelled hive_after - may
+ * be the one that reaches zero and then be held up (a preempted thread)
+ * before it stores `done` and wakes the cores, while the run ends another
+ * way (a spawn from outside brought the count back up, and its task's end
+ * took it to zero again) and the next run starts. Its late store of `done`
+ * would end that next run at once, its entry unrun, and its read of the
+ * worker count would race with the setup. So such callers
+ * (hive_outstanding_sub_anywhere) count themselves in `ending` around the
+ * decrement and its end, and hive_run, after it has added the entry's count
+ * (and an open run's hold), waits for `ending` to be zero before it touches
+ * anything: a Dekker pair, the count's add and a seq_cst fence then a load
+ * of `ending`, against `ending`'s seq_cst increment then the count's
+ * decrement. Either hive_run sees the caller (and waits for it to finish),
+ * or the caller's decrement comes after the entry's count in the count's
+ * order and cannot reach zero before the entry has run. Workers' own
+ * decrements (the entry's end, credits before a park) need none of this:
+ * each is done before its core leaves the run, which hive_run waits for.
+ *
  * Except group tasks. A group's tasks are uncounted because a counted task
  * waits for them (group.c); so with the rule kept none is queued when the run
  * ends. One that is was spawned into a group nobody waited for, and running
@@ -60,18 +79,43 @@ struct hive_scheduler hive_scheduler = {.global = HIVE_GLOBAL_INIT};
 struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
 _Thread_local struct hive_worker *hive_tls_worker;
 
-void hive_outstanding_sub(unsigned long n)
+/* The run's last count is gone: stop every worker. The calling core's own
+ * worker, if any, sees `done` when its task or loop step returns - unless
+ * we run in an interrupt handler, under which that core may be parked with
+ * nothing else left to wake it. */
+static void end_run(void)
 {
-    if (atomic_fetch_sub(&hive_scheduler.outstanding, n) != n)
-        return;
-    /* The run's last counted task finished: stop every worker. */
     atomic_store(&hive_scheduler.done, true);
     struct hive_worker *self = hive_tls_worker;
+    bool wake_self = hive_port_in_interrupt();
     for (unsigned i = 0; i < hive_scheduler.workers; i++)
-        if (!self || i != self->id) {
+        if (!self || i != self->id || wake_self) {
             HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, i, HIVE_TRACE_WAKE_RUN_END);
             hive_port_wake(i);
         }
+}
+
+void hive_outstanding_sub(unsigned long n)
+{
+    HIVE_CHECK(hive_tls_worker && !hive_port_in_interrupt(),
+               "rule broken: only a worker, in task or worker context, uses hive_outstanding_sub");
+    if (atomic_fetch_sub(&hive_scheduler.outstanding, n) == n)
+        end_run();
+}
+
+void hive_outstanding_sub_anywhere(unsigned long n)
+{
+    /* hive_run's Dekker pair ("Late ends"): our increment, a fence, then
+     * the count's decrement, against its add, a fence, then its load of
+     * `ending` (docs/ordering.md). */
+    atomic_fetch_add(&hive_scheduler.ending, 1);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_fetch_sub(&hive_scheduler.outstanding, n) == n)
+        end_run();
+    /* release: pairs with hive_run's acquire load of `ending`: end_run's
+     * store of done and its reads of the run's workers come before the
+     * next run's setup writes them. */
+    atomic_fetch_sub_explicit(&hive_scheduler.ending, 1, memory_order_release);
 }
 
 void hive_credits_refill(struct hive_worker *w)
@@ -227,6 +271,20 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     if (!atomic_compare_exchange_strong(&hive_scheduler.phase, &phase, HIVE_PHASE_STARTING))
         return HIVE_ESTATE;
 
+    /* The entry's count, and an open run's hold (for hive_stop to give
+     * back: until then the run cannot end however many tasks finish), come
+     * first: then no late end of the last run is still under way ("Late
+     * ends"). */
+    hive_outstanding_add(NULL);
+    if (c.until_stopped)
+        hive_outstanding_add(NULL);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with hive_outstanding_sub_anywhere's */
+    /* acquire: pairs with the release decrement in
+     * hive_outstanding_sub_anywhere. Rarely waits: only for a caller
+     * between its decrement and its end's last wake. */
+    while (atomic_load_explicit(&hive_scheduler.ending, memory_order_acquire) != 0)
+        hive_port_cpu_relax();
+
     hive_scheduler.workers = workers;
     hive_scheduler.interval_min = imin;
     hive_scheduler.interval_max = imax;
@@ -244,7 +302,8 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
      * phase's: the seq_cst store of RUNNING publishes them (release) to
      * whoever sees the run begin - the workers, whose start the port also
      * orders after it, and outside spawners, which load the phase before
-     * they count or notify (hive_publish_global). Where a seq_cst store is a locked
+     * they notify (hive_publish_global; they count first, which the setup
+     * does not touch). Where a seq_cst store is a locked
      * instruction, one each was a third of an empty run. */
     atomic_store_explicit(&hive_scheduler.done, false, memory_order_relaxed);
     atomic_store_explicit(&hive_scheduler.unwaited, 0, memory_order_relaxed);
@@ -257,12 +316,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     entry_task.group = NULL;
     entry_task.kind = HIVE_TASK_ENTRY;
     atomic_store_explicit(&entry_task.state, HIVE_TASK_QUEUED, memory_order_relaxed);
-    hive_outstanding_add(NULL);
     hive_workers[0].lifo = &entry_task;
-    /* An open run holds one more count, for hive_stop to give back: until
-     * then the run cannot end however many tasks finish. */
-    if (c.until_stopped)
-        hive_outstanding_add(NULL);
     /* release, not relaxed: hive_stop may come from another thread before
      * the run goes RUNNING; its exchange (acquire) that reads true then sees
      * the hold's add above, so its decrement follows the add. */
@@ -305,7 +359,7 @@ int hive_stop(void)
      * goes RUNNING, and open is cleared only here. */
     if (!atomic_exchange(&hive_scheduler.open, false))
         return HIVE_ESTATE;
-    hive_outstanding_sub(1); /* the hold: ends the run if nothing else is left */
+    hive_outstanding_sub_anywhere(1); /* the hold: ends the run if nothing else is left */
     return HIVE_OK;
 }
 

@@ -58,8 +58,8 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 /* hive_task.kind: what running the task means besides calling fn, set when
  * the task is queued (run_task.c reads it). */
 enum hive_task_kind {
-    /* hive_spawn(_fn) and the run's entry: counted in outstanding, so its
-     * end may end the run; its state goes back to IDLE before fn runs. */
+    /* hive_spawn(_fn): counted in outstanding, so its end may end the run;
+     * its state goes back to IDLE before fn runs. */
     HIVE_TASK_COUNTED = 0,
     /* A group's task: uncounted, its end is counted in its group instead. */
     HIVE_TASK_GROUP,
@@ -182,6 +182,9 @@ struct hive_scheduler {
     /* An open run (hive_config.until_stopped) not yet stopped: it holds one
      * count of outstanding, which hive_stop gives back. */
     atomic_bool open;
+    /* Callers of hive_outstanding_sub_anywhere inside it now: hive_run waits
+     * for none before it sets a run up (run.c, "Late ends"). */
+    _Atomic unsigned ending;
     struct hive_idle idle;
     struct hive_global global;
 };
@@ -239,16 +242,22 @@ static inline void hive_outstanding_done(struct hive_worker *w)
 void hive_run_drop_unwaited(struct hive_task *t);
 /* Before w sleeps (park.c): give every credit back; may end the run. */
 void hive_credits_return(struct hive_worker *w);
-/* Take n counts off the shared count from anywhere (a cancelled deferred
- * spawn, hive_stop's hold); the last ends the run. */
+/* Take n counts off the shared count; the last ends the run. From a worker
+ * inside the run, in task or worker context (the entry's end, a core's
+ * credits before it sleeps): it is done before the run's end returns. */
 void hive_outstanding_sub(unsigned long n);
+/* The same from anywhere - another thread, an interrupt handler, a task
+ * (hive_stop's hold, a cancelled deferred spawn): safe to finish late, after
+ * the run it ended has returned (run.c, "Late ends"), and from an
+ * interrupt it wakes the interrupted core too. */
+void hive_outstanding_sub_anywhere(unsigned long n);
 /* The address of the run's entry function if t is the run's entry task,
  * else 0 (watchdog reports). */
 uintptr_t hive_run_entry_fn(const struct hive_task *t);
 /* Has the run ended (its last counted task finished)? */
 static inline bool hive_run_done(void)
 {
-    /* acquire: pairs with the seq_cst store in hive_outstanding_done; a
+    /* acquire: pairs with the seq_cst store in run.c's end_run; a
      * worker that sees it leaves, and hive_run's return orders the rest. */
     return atomic_load_explicit(&hive_scheduler.done, memory_order_acquire);
 }

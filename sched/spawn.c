@@ -57,13 +57,7 @@ void hive_spawn_count(void)
 void hive_spawn_uncount(void)
 {
     atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
-    hive_outstanding_sub(1);
-    /* That wakes every worker but the calling one, which is in a task and
-     * sees the end of the run once the task returns. From an interrupt
-     * handler the calling worker may instead be parked under it: wake it. */
-    struct hive_worker *w = hive_tls_worker;
-    if (w && hive_port_in_interrupt())
-        hive_port_wake(w->id);
+    hive_outstanding_sub_anywhere(1);
 }
 
 /* Make a counted task visible to the cores that may run it. */

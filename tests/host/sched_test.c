@@ -639,6 +639,57 @@ HIVE_TEST(open_run_until_stopped)
     CHECK_EQ(atomic_load(&open_ran), OPEN_EVENTS);
 }
 
+/* A stop from another thread that is the run's last count ends the run
+ * inside that thread's hive_stop, which may still be finishing - its store
+ * of the end, its wakes, its reads of the run's core count - when hive_run
+ * has returned and the next run starts. The next run is whole: its entry
+ * and every task it spawns run (and under ThreadSanitizer, the late stop
+ * and the next run's setup do not race). */
+#define NEXT_TASKS 64u
+static atomic_uint next_ran;
+
+static void *late_stop_thread(void *p)
+{
+    (void)p;
+    while (!atomic_load(&open_started))
+        sched_yield();
+    open_stop_rc = hive_stop();
+    return NULL;
+}
+
+static void next_task(void *p)
+{
+    (void)p;
+    atomic_fetch_add(&next_ran, 1);
+}
+
+static void next_entry(void *p)
+{
+    (void)p;
+    for (unsigned i = 0; i < NEXT_TASKS; i++)
+        CHECK_EQ(hive_spawn_fn(next_task, NULL), HIVE_OK);
+}
+
+HIVE_TEST(open_run_stopped_from_outside_then_the_next_run)
+{
+    for (unsigned round = 0; round < 40; round++) {
+        struct hive_config c = sw_cfg(2);
+        c.until_stopped = true;
+        atomic_store(&open_started, false);
+        open_stop_rc = -1;
+        pthread_t stopper;
+        CHECK_EQ(pthread_create(&stopper, NULL, late_stop_thread, NULL), 0);
+        CHECK_EQ(hive_run(open_entry_returns, NULL, &c), HIVE_OK);
+        /* The stopper may still be inside hive_stop: no join before this. */
+        struct hive_config next = sw_cfg(2);
+        atomic_store(&next_ran, 0);
+        CHECK_EQ(hive_run(next_entry, NULL, &next), HIVE_OK);
+        CHECK_EQ(atomic_load(&next_ran), NEXT_TASKS);
+        CHECK_EQ(pthread_join(stopper, NULL), 0);
+        CHECK_EQ(open_stop_rc, HIVE_OK);
+    }
+}
+
 #ifndef SCHED_TEST_TSAN
 /* An open run that waits for its next event is idle, not stalled: with the
  * watchdog on (1 s) it sits through 1.5 s without one. In a child process,
