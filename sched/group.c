@@ -76,10 +76,18 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
  * it is a task of g - spawned by a frame below us on this stack, e.g. by the
  * parent of the task that is waiting - take it: it is the very work we wait
  * for, and a wait that only spun could wait forever when the other cores are
- * deep in waits of their own. Anything else goes back where it was. The pop
- * makes the task ours alone (thieves lose the CAS on top for it), so reading
- * its header is safe; the push back cannot find the deque full, the pop just
- * freed a slot; meanwhile the entry was only invisible to thieves.
+ * deep in waits of their own. Anything else goes back, under the floor. The
+ * pop makes the task ours alone (thieves lose the CAS on top for it), so
+ * reading its header is safe; the push back cannot find the deque full, the
+ * pop just freed a slot; meanwhile the entry was only invisible to thieves.
+ * The push back lands where the entry was unless it was the deque's last:
+ * the pop of a last entry settles the race with thieves by moving top past
+ * it, so the push lands one index up - at the floor, where the next look of
+ * the wait would take it for the task's own work and run it nested in the
+ * wait, against the stack bound (join.c). So the floor moves above it: the
+ * task has nothing of its own at or above the floor (the deep search just
+ * found nothing there), and run_task.c restores the outer floor when the
+ * task ends.
  */
 static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive_group *g)
 {
@@ -91,6 +99,9 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
          * was out, the rescan of a parking worker may have found this deque
          * empty and parked, and nobody else would look for it. */
         (void)hive_publish_forkjoin(w, t);
+        uint32_t bottom = hive_deque_bottom(&w->queues.forkjoin);
+        if ((int32_t)(bottom - w->forkjoin_floor) > 0)
+            w->forkjoin_floor = bottom;
         t = NULL;
     }
     return t;

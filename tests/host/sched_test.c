@@ -106,6 +106,12 @@ HIVE_TEST(deep_wait_runs_own_deque)
     sched_case_deep_wait_own_deque(200 / SCALE, 2000000000ull);
 }
 
+HIVE_TEST(deep_wait_keeps_its_floor)
+{
+    /* 2 workers by construction; G holds its core up to 20 ms a round. */
+    sched_case_deep_wait_keeps_its_floor(10, 20000000ull);
+}
+
 /* A chain of joins deeper than a share's walk (host only: its 3,000 nested
  * frames would not fit a board's 32 KiB stack). Level k joins level k+1 (fa, deeper) with a mark of its own (fb), SW_CHAIN
  * levels down: a latent list longer than HIVE_LATENT_WALK. Level 0's fb,

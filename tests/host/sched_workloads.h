@@ -776,6 +776,105 @@ static void sched_case_low_wait_is_deep(void)
     CHECK(sw_low_g.frames > 0);
 }
 
+/* ---- a deep group wait leaves what lies under its floor there -------------------- */
+
+/*
+ * A deep wait runs only what was pushed above its task's floor (the bottom
+ * when the task began), and one task of its own group found at the very
+ * bottom under it (sched/join.c, "Waiting"; group.c). It may pop an entry
+ * under the floor only to look at it and put it back. When that entry was
+ * the deque's last, the pop moved top past it and the push back lands one
+ * index up - at the floor - where the next look took it as the task's own
+ * work and ran it nested in the wait, one level further down the stack.
+ * The case, at 2 workers, below the stack's middle: G, a long task of group
+ * gg, goes to the other core; then E (group hh) and T (group ht) are pushed,
+ * and the wait for ht runs T, whose floor lies above E: T waits for gg, and
+ * E - the deque's last entry, under T's floor - must not run inside that
+ * wait. G ends once E has run, or after sw_floor_g.hold_ns.
+ */
+struct sw_floor {
+    uint64_t hold_ns;
+    struct hive_group gg, hh, ht;
+    struct hive_task g, e, t;
+    atomic_bool g_started, e_ran, t_waiting;
+    atomic_int g_core;
+    int t_core;
+    bool e_in_t;         /* E ran on T's core while T waited: the bug */
+    bool t_deep;         /* T's wait was deep, as the case needs */
+};
+
+static struct sw_floor sw_floor_g;
+
+static void sw_floor_gtask(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_floor_g.g_core, hive_worker_id());
+    atomic_store(&sw_floor_g.g_started, true);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_floor_g.e_ran) && sw_active_poll(&a) < sw_floor_g.hold_ns)
+        hive_port_cpu_relax();
+}
+
+static void sw_floor_etask(struct hive_task *t)
+{
+    (void)t;
+    sw_floor_g.e_in_t = atomic_load(&sw_floor_g.t_waiting) && hive_worker_id() == sw_floor_g.t_core;
+    atomic_store(&sw_floor_g.e_ran, true);
+}
+
+static void sw_floor_ttask(struct hive_task *t)
+{
+    (void)t;
+    sw_floor_g.t_core = hive_worker_id();
+    sw_floor_g.t_deep = hive_tls_worker->wait_deep;
+    atomic_store(&sw_floor_g.t_waiting, true);
+    CHECK_EQ(hive_group_wait(&sw_floor_g.gg), HIVE_OK);
+    atomic_store(&sw_floor_g.t_waiting, false);
+}
+
+static void sw_floor_low(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_floor_g.gg, &sw_floor_g.g, sw_floor_gtask), HIVE_OK);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_floor_g.g_started) && sw_active_poll(&a) < sw_floor_g.hold_ns)
+        hive_port_cpu_relax();
+    CHECK(atomic_load(&sw_floor_g.g_started));
+    CHECK(atomic_load(&sw_floor_g.g_core) != hive_worker_id());
+    CHECK_EQ(hive_group_spawn(&sw_floor_g.hh, &sw_floor_g.e, sw_floor_etask), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_floor_g.ht, &sw_floor_g.t, sw_floor_ttask), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_floor_g.ht), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_floor_g.hh), HIVE_OK);
+}
+
+static void sw_floor_entry(void *unused)
+{
+    (void)unused;
+    CHECK(sw_descend(0, sw_floor_low, NULL) > 0);
+}
+
+static void sched_case_deep_wait_keeps_its_floor(unsigned rounds, uint64_t hold_ns)
+{
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(&sw_floor_g, 0, sizeof sw_floor_g);
+        sw_floor_g.hold_ns = hold_ns;
+        atomic_init(&sw_floor_g.g_core, -1);
+        hive_group_init(&sw_floor_g.gg);
+        hive_group_init(&sw_floor_g.hh);
+        hive_group_init(&sw_floor_g.ht);
+        SW_RUN(2, sw_floor_entry, NULL);
+        CHECK(sw_floor_g.t_deep);
+        CHECK(atomic_load(&sw_floor_g.e_ran));
+        CHECK(!sw_floor_g.e_in_t);
+        if (sw_floor_g.e_in_t) {
+            printf("  round %u: E ran inside T's deep wait\n", r);
+            break;
+        }
+    }
+}
+
 /* ---- a waiter parks while the awaited work runs long, and wakes when it ends ------- */
 
 /*

@@ -87,6 +87,14 @@ HIVE_TEST(deep_wait_runs_own_deque)
         TIMED("deep_wait", sched_case_deep_wait_own_deque(20, 2000000000ull));
 }
 
+HIVE_TEST(deep_wait_keeps_its_floor)
+{
+    /* Built at 2 workers (the others sit it out); G holds its core up to
+     * 20 ms of guest time a round. */
+    if (hive_cpu_count() > 1)
+        TIMED("deep_wait_floor", sched_case_deep_wait_keeps_its_floor(5, 20000000ull));
+}
+
 HIVE_TEST(wait_low_on_the_stack_is_deep)
 {
     /* One worker, whatever the core count: the others sit it out. */
