@@ -12,4 +12,15 @@
 #define HIVE_CACHE_LINE 64
 #endif
 
+/* A hint: fetch the line at p for writing, ahead of need. Nothing where the
+ * compiler offers no prefetch. */
+static inline void hive_prefetch_for_write(const void *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 1, 3);
+#else
+    (void)p;
+#endif
+}
+
 #endif

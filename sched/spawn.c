@@ -11,7 +11,19 @@
  *
  * A task's state word makes a second spawn of a still-queued task fail with
  * HIVE_EBUSY before anything is touched: IDLE -> QUEUED is one CAS, and the
- * worker stores IDLE again just before calling fn.
+ * worker exchanges IDLE in again just before calling fn.
+ *
+ * EBUSY promises the caller that the queued run will see what it wrote
+ * before the spawn (one task drains all that came: hive/irq.h, the guide).
+ * That is a store-then-load handshake - the spawner writes its data, then
+ * reads the state; the worker writes IDLE, then fn reads the data - and
+ * without a fence on each side both can miss (the store-buffering outcome:
+ * the spawner sees QUEUED, fn sees the old data, and the event waits for
+ * the next one, which may never come; seen on the host, a few times in 10^6
+ * refused spawns). So a refusal is a seq_cst fence and a second look at
+ * the state, and the worker fences after its store of IDLE (run_task.c):
+ * either the look sees IDLE (the spawn then queues the task again) or fn's
+ * reads come after the caller's writes (docs/ordering.md).
  */
 #include "sched/sched.h"
 
@@ -21,13 +33,21 @@ int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
 {
     if (!task || !fn)
         return HIVE_EINVAL;
-    unsigned idle = HIVE_TASK_IDLE;
+    unsigned state = HIVE_TASK_IDLE;
     /* acquire: pairs with the release store of IDLE when the task last ran
-     * (run_task.c) or was unclaimed, so that run's reads of fn and
-     * group happen before our writes. relaxed on failure: we only refuse. */
-    if (!atomic_compare_exchange_strong_explicit(&task->state, &idle, HIVE_TASK_QUEUED,
-                                                 memory_order_acquire, memory_order_relaxed))
-        return HIVE_EBUSY;
+     * (run_task.c) or was unclaimed, so that run's reads of fn and group
+     * happen before our writes. relaxed on failure: the refusal's look
+     * below decides. */
+    while (!atomic_compare_exchange_strong_explicit(&task->state, &state, HIVE_TASK_QUEUED,
+                                                    memory_order_acquire, memory_order_relaxed)) {
+        /* Still queued, it seems: the refusal's half of the handshake (the
+         * top), a fence and a look. If the run has given the task back
+         * meanwhile, claim it again. */
+        atomic_thread_fence(memory_order_seq_cst);
+        state = atomic_load(&task->state);
+        if (state != HIVE_TASK_IDLE)
+            return HIVE_EBUSY;
+    }
     task->fn = fn;
     task->group = NULL;
     task->kind = HIVE_TASK_COUNTED;

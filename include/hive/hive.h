@@ -240,7 +240,9 @@ unsigned hive_core_count(void);
  * Tokio; spawn the long part as a task of its own, or use hive_group_spawn,
  * whose tasks can be stolen at once.
  *   HIVE_EINVAL  task or fn is NULL.
- *   HIVE_EBUSY   task is still queued (spawned, and its fn not yet called).
+ *   HIVE_EBUSY   task is still queued (spawned, and its fn not yet called):
+ *                that queued run sees everything the caller wrote before
+ *                this call, so one task can drain what many events left.
  */
 HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 
@@ -317,8 +319,10 @@ struct hive_group {
 #define HIVE_GROUP_INIT { 0 }
 void hive_group_init(struct hive_group *g);
 
-/*   HIVE_EINVAL  g, task or fn is NULL.   HIVE_EBUSY  task is still queued.
- *   HIVE_ESTATE  not in task context. */
+/*   HIVE_EINVAL  g, task or fn is NULL.   HIVE_EBUSY  task is still queued
+ *   (a refusal only: unlike hive_spawn's, it does not promise that the
+ *   queued run sees what the caller wrote - a group's task is spawned once
+ *   per wait).   HIVE_ESTATE  not in task context. */
 HIVE_MUST_CHECK int hive_group_spawn(struct hive_group *g, struct hive_task *task,
                                      void (*fn)(struct hive_task *task));
 /*   HIVE_EINVAL  g or fn is NULL.   HIVE_ENOMEM  this core's pool is exhausted

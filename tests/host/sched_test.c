@@ -696,6 +696,82 @@ HIVE_TEST(open_run_stopped_from_outside_then_the_next_run)
     }
 }
 
+/* A spawn refused with HIVE_EBUSY promises that the queued run sees what the
+ * caller wrote before it: one task drains everything that came (hive/irq.h).
+ * An outside thread writes a number and spawns the drain task, in bursts;
+ * after each burst the drain must come to see the burst's last number. A
+ * burst whose last number is never seen while the task has gone idle (no run
+ * queued that could still see it) lost its event: the store-buffering
+ * outcome of a plain store of IDLE against a plain refusal (spawn.c). */
+#define EBUSY_BURST 50u
+static _Atomic unsigned long ebusy_data, ebusy_seen;
+static struct hive_task ebusy_task;
+static unsigned long ebusy_lost, ebusy_refused;
+
+static void ebusy_drain(struct hive_task *t)
+{
+    (void)t;
+    unsigned long v = atomic_load_explicit(&ebusy_data, memory_order_relaxed);
+    if (v > atomic_load_explicit(&ebusy_seen, memory_order_relaxed))
+        atomic_store_explicit(&ebusy_seen, v, memory_order_relaxed);
+}
+
+static void *ebusy_producer(void *rounds)
+{
+    unsigned long n = 0;
+    while (!atomic_load(&open_started))
+        sched_yield();
+    for (uintptr_t r = 0; r < (uintptr_t)rounds; r++) {
+        for (unsigned k = 0; k < EBUSY_BURST; k++) {
+            atomic_store_explicit(&ebusy_data, ++n, memory_order_relaxed);
+            int rc = hive_spawn(&ebusy_task, ebusy_drain);
+            if (rc == HIVE_EBUSY)
+                ebusy_refused++;
+            else if (rc != HIVE_OK)
+                abort();
+        }
+        /* A correct run sees n within microseconds. A task idle for a
+         * second with n unseen lost its event (then queue it again, to go
+         * on). The spin reads only ebusy_seen until then. */
+        uint64_t since = hive_port_now_ns(), idle_since = 0;
+        while (atomic_load(&ebusy_seen) < n) {
+            uint64_t now = hive_port_now_ns();
+            if (now - since < 20000000ull)
+                continue;
+            if (atomic_load(&ebusy_task.state) != 0)
+                idle_since = 0;
+            else if (!idle_since)
+                idle_since = now;
+            else if (now - idle_since > 1000000000ull) {
+                ebusy_lost++;
+                while (hive_spawn(&ebusy_task, ebusy_drain) == HIVE_EBUSY)
+                    sched_yield();
+                idle_since = 0;
+            }
+        }
+    }
+    open_stop_rc = hive_stop();
+    return NULL;
+}
+
+HIVE_TEST(ebusy_spawn_is_seen_by_the_queued_run)
+{
+    struct hive_config c = sw_cfg(2);
+    c.until_stopped = true;
+    atomic_store(&open_started, false);
+    atomic_store(&ebusy_data, 0);
+    atomic_store(&ebusy_seen, 0);
+    ebusy_lost = ebusy_refused = 0;
+    pthread_t producer;
+    CHECK_EQ(pthread_create(&producer, NULL, ebusy_producer, (void *)(uintptr_t)(400000 / SCALE)), 0);
+    CHECK_EQ(hive_run(open_entry_returns, NULL, &c), HIVE_OK);
+    CHECK_EQ(pthread_join(producer, NULL), 0);
+    CHECK_EQ(open_stop_rc, HIVE_OK);
+    printf("  %lu spawns refused with EBUSY, %lu events lost\n", ebusy_refused, ebusy_lost);
+    CHECK(ebusy_refused > 0); /* the case did exercise the refusal */
+    CHECK_EQ(ebusy_lost, 0);
+}
+
 #ifndef SCHED_TEST_TSAN
 /* An open run that waits for its next event is idle, not stalled: with the
  * watchdog on (1 s) it sits through 1.5 s without one. In a child process,
