@@ -55,9 +55,9 @@ struct hive_task *hive_global_pop_batch(struct hive_global *g, unsigned long max
     struct hive_task *first = g->head, *last = NULL;
     if (n > 0) {
         /* The walk reads each header the batch takes; ask for them for
-         * writing, as the core that runs them will write their state (with
-         * a read-modify-write, which would wait for the line: run_task.c),
-         * so each comes over once, ready for that. */
+         * writing, as the core that runs them will write their state and
+         * wait for that store (a fence: run_task.c), so each comes over
+         * once, ready for it. */
         last = first;
         hive_prefetch_for_write(last);
         for (unsigned long i = 1; i < n; i++) {

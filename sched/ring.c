@@ -237,10 +237,10 @@ struct hive_task *hive_ring_steal_finish(struct hive_ring *src, struct hive_ring
      * not rewritten before the release CAS below (I4). */
     struct hive_task *first =
         atomic_load_explicit(&src->slot[c->start & HIVE_RING_MASK], memory_order_relaxed);
-    /* Each stolen header will be written by this core when its task runs
-     * (its state, run_task.c: a read-modify-write, which waits for the line
-     * while a store would not): ask for the lines now, while the batch waits
-     * in the ring, so that they come over from the victim's core together. */
+    /* Each stolen header will be written by this core when its task runs,
+     * and waited for there (its state, then a fence: run_task.c): ask for
+     * the lines now, while the batch waits in the ring, so that they come
+     * over from the victim's core together. */
     hive_prefetch_for_write(first);
     for (uint32_t i = 1; i < c->n; i++) {
         /* relaxed: as for first - published by the acquired tail, kept by I4. */

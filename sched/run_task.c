@@ -57,10 +57,11 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
          * hive_spawn or hive_after refused because t was still queued must
          * have its writes seen by this run. Not for a group's task, whose
          * refusal promises nothing (hive.h): a fence each cost skynet, a
-         * group task per node, 23% at 1 worker. Measured against an
-         * exchange of the state instead: 10^6 spawns at 2 workers took
-         * 24-25 ms with the fence, 58-75 with the exchange, 16-21 with
-         * neither (the bug). */
+         * group task per node, 23% at 1 worker. 10^6 spawns, interleaved:
+         * 20.5 -> 21.8 ms at 1 worker, 11.8 -> 13.4 at 2 (the stolen
+         * headers are prefetched for it: ring.c, global_queue.c); an
+         * exchange of the state instead of store and fence took 2 workers
+         * twice as long again (it waits for the header's line at once). */
         if (kind == HIVE_TASK_COUNTED)
             atomic_thread_fence(memory_order_seq_cst);
         fn(t);

@@ -11,7 +11,7 @@
  *
  * A task's state word makes a second spawn of a still-queued task fail with
  * HIVE_EBUSY before anything is touched: IDLE -> QUEUED is one CAS, and the
- * worker exchanges IDLE in again just before calling fn.
+ * worker stores IDLE again just before calling fn.
  *
  * EBUSY promises the caller that the queued run will see what it wrote
  * before the spawn (one task drains all that came: hive/irq.h, the guide).
