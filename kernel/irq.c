@@ -28,7 +28,9 @@ struct irq_core {
 
 static struct irq_line lines[HIVE_IRQ_LINES];
 static struct irq_core cores[HIVE_MAX_CORES];
-/* Serialises attach/detach (never taken in interrupt context). */
+/* Serialises attach, detach and an unclaimed interrupt's route-off
+ * (device()). It masks interrupts, so a handler may attach or detach too
+ * without deadlocking against the task it interrupted. */
 static struct hive_spinlock attach_lock = HIVE_SPINLOCK_INIT;
 
 enum { C_DOORBELL, C_TIMER, C_DEVICE, C_UNHANDLED };
@@ -65,9 +67,21 @@ static void device(unsigned irq)
         }
     }
     /* Nobody wants it (detached meanwhile, or never routed here): turn it
-     * off, or a level-triggered line would fire for ever. */
+     * off, or a level-triggered line would fire for ever - unless it has
+     * been attached again since our look, maybe on another core: turning
+     * it off then would silence the new handler's line for good (a route
+     * off disables the line for every core). The look again is under
+     * attach_lock, which every attach and detach holds. */
     count(C_UNHANDLED);
-    board_irq_route(irq, hive_cpu_id(), false);
+    if (irq < HIVE_IRQ_LINES) {
+        unsigned long saved = hive_spin_lock(&attach_lock);
+        /* relaxed: attach_lock orders every writer of fn. */
+        if (!atomic_load_explicit(&lines[irq].fn, memory_order_relaxed))
+            board_irq_route(irq, hive_cpu_id(), false);
+        hive_spin_unlock(&attach_lock, saved);
+    } else {
+        board_irq_route(irq, hive_cpu_id(), false);
+    }
 }
 
 void hive_kernel_irq(int source)
@@ -96,7 +110,7 @@ int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
     if (!handler || irq >= HIVE_IRQ_LINES)
         return HIVE_EINVAL;
     int err = HIVE_OK;
-    hive_spin_lock_raw(&attach_lock);
+    unsigned long saved = hive_spin_lock(&attach_lock);
     /* relaxed: attach_lock orders every writer of fn. */
     if (atomic_load_explicit(&lines[irq].fn, memory_order_relaxed)) {
         err = HIVE_EBUSY;
@@ -111,7 +125,7 @@ int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
             err = HIVE_EINVAL;
         }
     }
-    hive_spin_unlock_raw(&attach_lock);
+    hive_spin_unlock(&attach_lock, saved);
     return err;
 }
 
@@ -120,7 +134,7 @@ int hive_irq_detach(unsigned irq)
     if (irq >= HIVE_IRQ_LINES)
         return HIVE_EINVAL;
     int err = HIVE_OK;
-    hive_spin_lock_raw(&attach_lock);
+    unsigned long saved = hive_spin_lock(&attach_lock);
     /* relaxed: attach_lock orders every writer of fn. */
     if (!atomic_load_explicit(&lines[irq].fn, memory_order_relaxed)) {
         err = HIVE_EINVAL;
@@ -129,7 +143,7 @@ int hive_irq_detach(unsigned irq)
         board_irq_route(irq, lines[irq].core, false);
         atomic_store(&lines[irq].fn, NULL);
     }
-    hive_spin_unlock_raw(&attach_lock);
+    hive_spin_unlock(&attach_lock, saved);
     return err;
 }
 
