@@ -173,7 +173,8 @@ struct hive_scheduler {
     /* Tasks queued from outside the run's workers while it ran (statistics). */
     _Alignas(HIVE_CACHE_LINE) _Atomic unsigned long injected;
     /* Counted tasks promised and not queued yet: hive_after's, whose timer
-     * is pending (sched.h, spawn.c). A run that waits for one is idle, not
+     * is pending, and a spawn from outside the workers between its count
+     * and its push (sched.h, spawn.c). A run that waits for one is idle, not
      * stalled (watchdog.c). Persists across runs, as outstanding does. */
     _Atomic unsigned long deferred;
     /* Group tasks a worker took after the run's last counted task finished

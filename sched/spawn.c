@@ -90,12 +90,24 @@ static void publish(struct hive_worker *w, struct hive_task *task)
 }
 
 /* Count the task, then publish it: counted before any core can run it and
- * count it off. */
+ * count it off. From outside the run's workers the two are also counted as
+ * deferred, as a promised hive_after is: a thread can be held up between
+ * them (preempted, on the host) while every core is parked, the count above
+ * zero and nothing queued - which the watchdog would take for a stall.
+ * relaxed (both): the watchdog needs the count to hold for a whole limit,
+ * over several checks, not any order against the task. */
 static void queue(struct hive_task *task)
 {
     struct hive_worker *w = hive_self();
-    hive_outstanding_add(w);
-    publish(w, task);
+    if (w) {
+        hive_outstanding_add(w);
+        hive_publish_spawn(w, task);
+        return;
+    }
+    atomic_fetch_add_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
+    hive_outstanding_add(NULL);
+    hive_publish_global(task);
+    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
 }
 
 void hive_spawn_queue(struct hive_task *task)
