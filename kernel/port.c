@@ -51,10 +51,13 @@ void hive_port_trace_close(FILE *f) { fflush(f); }
  * store. What bounds each wait depends on the core (arch_park_phase1): WFE
  * on aarch64 ends by itself within microseconds (the event stream), so the
  * clock check of the loop below is enough; Zawrs' WRS.NTO on riscv64 ends
- * only on the store or a pending interrupt, so the core's timer is armed
- * just past the end of the phase (or for the park's deadline, if sooner),
- * and reprogrammed as the phase ends: a park woken in phase 1, or whose
- * waits returned early, takes no timer interrupt. A riscv64 hart
+ * only on the store or a pending interrupt (masked or not), so the core's
+ * timer is armed just past the end of the phase (or for the park's
+ * deadline, if sooner: the phase ends by it too), the phase runs with
+ * interrupts masked so that the timer's interrupt stays pending to end a
+ * stall rather than being taken just before one, and the timer is
+ * reprogrammed as the phase ends: a park woken in phase 1, or whose waits
+ * returned early, takes no timer interrupt. A riscv64 hart
  * without Zawrs has no phase 1: arch_park_shallow returns false at once.
  * Phase 2 sleeps deeply (WFI) until an interrupt: the doorbell of
  * hive_port_wake, or the core's timer, armed for the timeout - so even a
@@ -129,7 +132,9 @@ void hive_port_wait(uint64_t timeout_ns)
     }
 
     uint64_t shallow_end = hive_deadline_after(now, PARK_SHALLOW_NS);
-    /* relaxed, here and in the loop: a hint to stop waiting early; the
+    if (shallow_end > deadline)
+        shallow_end = deadline; /* a short park ends in phase 1 */
+    /* relaxed, here and in the loops: a hint to stop waiting early; the
      * exchange below consumes. */
     bool shallow_timed = arch_park_phase1(hive_cpu_id()) == ARCH_PHASE1_WRS_NTO &&
                          !atomic_load_explicit(&p->wake, memory_order_relaxed);
@@ -140,9 +145,26 @@ void hive_port_wait(uint64_t timeout_ns)
         uint64_t backstop = hive_deadline_after(shallow_end, PARK_SHALLOW_NS / 4);
         hive_timer_park_until(backstop < deadline ? backstop : deadline);
     }
-    while (!atomic_load_explicit(&p->wake, memory_order_relaxed) &&
-           arch_park_shallow(&p->wake, 0) && hive_port_now_ns() < shallow_end)
-        ;
+    if (shallow_timed) {
+        /* Masked, as phase 2 is: WRS.NTO ends on a pending interrupt,
+         * enabled or not, so the timer that bounds the stall stays pending
+         * until the restore between stalls instead of being taken - and
+         * spent - between the clock check and the stall, which would then
+         * last until some unrelated interrupt. The clock is checked before
+         * every stall. */
+        unsigned long irq = arch_irq_save();
+        while (!atomic_load_explicit(&p->wake, memory_order_relaxed) &&
+               hive_port_now_ns() < shallow_end) {
+            (void)arch_park_shallow(&p->wake, 0);
+            arch_irq_restore(irq);
+            irq = arch_irq_save();
+        }
+        arch_irq_restore(irq);
+    } else {
+        while (!atomic_load_explicit(&p->wake, memory_order_relaxed) &&
+               arch_park_shallow(&p->wake, 0) && hive_port_now_ns() < shallow_end)
+            ;
+    }
 
     if (shallow_timed)
         hive_timer_park_until_rearmed(deadline);  /* no interrupt left behind */
