@@ -51,3 +51,9 @@ hive_board_run(many_cores many_cores 32 HIVE_QEMU_GIC=3)
 hive_board_run(many_cores many_cores 64 HIVE_QEMU_GIC=3)
 hive_board_run(many_cores_beyond many_cores 96 HIVE_QEMU_GIC=3
   --expect "^hive: 97 cores found, this image runs 96$" QEMU_ARGS -smp 97)
+# One at a time: together they are 193 virtual cores on the host's few, and a
+# secondary's thread starved for the boot's 5 s without an arrival (a core
+# that never comes online is reported after 5 s: kernel/boot.c) - seen once,
+# riscv64 at 96 harts, beside the other two and the trace tests at -j3.
+set_tests_properties(many_cores.c32 many_cores.c64 many_cores_beyond.c96
+  PROPERTIES RESOURCE_LOCK many_cores)
