@@ -11,7 +11,10 @@
  * hive_after_cancel undoes both halves: the task is idle again and the run
  * no longer waits for it (if it was all the run waited for, the run ends).
  * The count is taken under the timer queue's lock (hive_timer_add_and), so a
- * cancel - from any core - finds a timer only once it is counted.
+ * cancel - from any core - finds a timer only once it is counted. A spawn
+ * refused while the timer was pending was promised a run: then the cancel
+ * queues the task now instead, on the timer's count (hive_spawn_cancel), and
+ * says so. Likewise a hive_after that finds no timer slot.
  *
  * Built as a library of its own (kernel/CMakeLists.txt), which every image
  * links: kernel/ objects are in every image whole, and only an image that
@@ -43,7 +46,7 @@ int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task 
     err = hive_timer_add_and(hive_deadline_after(hive_now_ns(), ns), after_fire, no_fn, task,
                              hive_spawn_count);
     if (err != HIVE_OK)
-        hive_spawn_unclaim(task);
+        (void)hive_spawn_unclaim(task); /* queued after all if a spawn was refused */
     return err;
 }
 
@@ -55,9 +58,6 @@ int hive_after_cancel(struct hive_task *task)
     if (err != HIVE_OK)
         return err;
     /* The timer that would have queued the task is gone: nobody else holds
-     * it. Idle before uncounted, since the uncount may end the run, and the
-     * code after hive_run may spawn the task again at once. */
-    hive_spawn_unclaim(task);
-    hive_spawn_uncount();
-    return HIVE_OK;
+     * it. HIVE_EBUSY: a spawn was refused meanwhile, and the task is queued. */
+    return hive_spawn_cancel(task);
 }

@@ -49,7 +49,7 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
          * (or, if it was spawned again in between, leaves the later take to
          * find it). */
         unsigned was = atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
-        HIVE_CHECK(was == HIVE_TASK_QUEUED, HIVE_RULE_RUN_ONCE);
+        HIVE_CHECK(was & HIVE_TASK_QUEUED, HIVE_RULE_RUN_ONCE);
 #else
         atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
 #endif

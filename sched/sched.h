@@ -15,7 +15,11 @@
  *                               HIVE_OK, HIVE_EINVAL or HIVE_EBUSY. Once
  *                               claimed, a second spawn fails with HIVE_EBUSY.
  *   then either
- *     hive_spawn_unclaim(task)  the spawn is off: the task is idle again;
+ *     hive_spawn_unclaim(task)  the spawn is off: the task is idle again
+ *                               (HIVE_OK) - unless a spawn of it was refused
+ *                               meanwhile, which was promised a run: then it
+ *                               is counted and queued as hive_spawn does
+ *                               (HIVE_EBUSY);
  *   or
  *     hive_spawn_count()        the run (or the next, outside a run) now lasts
  *                               until the task has run; and later, once,
@@ -23,9 +27,11 @@
  *                               context: the global queue, notifying a parked
  *                               core);
  *     or, instead of queueing it, if the spawn is called off:
- *       hive_spawn_unclaim(task), then hive_spawn_uncount()
- *                               the count is given back as if the task had
- *                               run: if it was the last, the run ends.
+ *       hive_spawn_cancel(task) the task is idle again and its count given
+ *                               back as if it had run - if it was the last,
+ *                               the run ends (HIVE_OK); or, if a spawn of it
+ *                               was refused meanwhile, it is queued on its
+ *                               count as hive_spawn_queue does (HIVE_EBUSY).
  *
  * Count before the task can be queued: a task that runs and finishes before
  * it was counted would end the run early. From hive_spawn_count until it is
@@ -41,9 +47,9 @@
 #include "sched/trace.h" /* trace points of the kernel's interrupts and timers */
 
 int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task));
-void hive_spawn_unclaim(struct hive_task *task);
+int hive_spawn_unclaim(struct hive_task *task);
 void hive_spawn_count(void);
-void hive_spawn_uncount(void);
+int hive_spawn_cancel(struct hive_task *task);
 void hive_spawn_queue(struct hive_task *task);
 
 /* An interrupt handler begins on this core: returns what to give back to

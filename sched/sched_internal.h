@@ -51,9 +51,12 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 #include "sched/steal.h"
 
 /* hive_task.state: IDLE -> QUEUED is a spawn's claim (spawn.c); the worker
- * stores IDLE again just before it calls fn (run_task.c). */
+ * stores IDLE again just before it calls fn (run_task.c). REFUSED is added
+ * to QUEUED by a spawn refused meanwhile, for a claim given back unqueued
+ * (spawn.c, the top). */
 #define HIVE_TASK_IDLE 0u
 #define HIVE_TASK_QUEUED 1u
+#define HIVE_TASK_REFUSED 2u
 
 /* hive_task.kind: what running the task means besides calling fn, set when
  * the task is queued (run_task.c reads it). */

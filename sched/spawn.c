@@ -24,6 +24,14 @@
  * the state, and the worker fences after its store of IDLE (run_task.c):
  * either the look sees IDLE (the spawn then queues the task again) or fn's
  * reads come after the caller's writes (docs/ordering.md).
+ *
+ * The queued run a refusal counts on may be called off: hive_after claims
+ * the task before it has a timer and gives it back if it gets none, and
+ * hive_after_cancel gives back a task whose timer has not fired. A refusal
+ * therefore marks the state (QUEUED | REFUSED), and a claim given back with
+ * the mark on is queued after all, as a spawn: no refused caller waits for
+ * a run that never comes. The worker's store of IDLE clears the mark; only
+ * a claim that was never queued reads it.
  */
 #include "sched/sched.h"
 
@@ -33,19 +41,33 @@ int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
 {
     if (!task || !fn)
         return HIVE_EINVAL;
-    unsigned state = HIVE_TASK_IDLE;
-    /* acquire: pairs with the release store of IDLE when the task last ran
-     * (run_task.c) or was unclaimed, so that run's reads of fn and group
-     * happen before our writes. relaxed on failure: the refusal's look
-     * below decides. */
-    while (!atomic_compare_exchange_strong_explicit(&task->state, &state, HIVE_TASK_QUEUED,
-                                                    memory_order_acquire, memory_order_relaxed)) {
+    for (;;) {
+        unsigned state = HIVE_TASK_IDLE;
+        /* acquire: pairs with the release store of IDLE when the task last
+         * ran (run_task.c) or was given back, so that run's reads of fn and
+         * group happen before our writes. relaxed on failure: the refusal's
+         * look below decides. */
+        if (atomic_compare_exchange_strong_explicit(&task->state, &state, HIVE_TASK_QUEUED,
+                                                    memory_order_acquire, memory_order_relaxed))
+            break;
         /* Still queued, it seems: the refusal's half of the handshake (the
          * top), a fence and a look. If the run has given the task back
          * meanwhile, claim it again. */
         atomic_thread_fence(memory_order_seq_cst);
         state = atomic_load(&task->state);
-        if (state != HIVE_TASK_IDLE)
+        if (state == HIVE_TASK_IDLE)
+            continue;
+        /* Refused. Say so in the state, for a claim that is called off
+         * instead of queued (hive_spawn_unclaim, hive_spawn_cancel): it
+         * must then queue the task after all (the top). release: pairs with
+         * their acquire, so the run they queue sees what our caller wrote.
+         * relaxed on failure: the state moved (the task ran, or another
+         * refusal marked it); look again. */
+        if (state & HIVE_TASK_REFUSED)
+            return HIVE_EBUSY;
+        if (atomic_compare_exchange_strong_explicit(&task->state, &state,
+                                                    state | HIVE_TASK_REFUSED,
+                                                    memory_order_release, memory_order_relaxed))
             return HIVE_EBUSY;
     }
     task->fn = fn;
@@ -54,16 +76,24 @@ int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
     return HIVE_OK;
 }
 
-void hive_spawn_unclaim(struct hive_task *task)
+/* Give a claimed, never queued task back: idle again if no spawn of it was
+ * refused while it was claimed. Else it stays claimed and the answer is
+ * false: that refusal was promised a run (the top), so the caller queues the
+ * task after all. */
+static bool give_back(struct hive_task *task)
 {
-    /* release: pairs with the acquire CAS of the task's next claimer. */
-    atomic_store_explicit(&task->state, HIVE_TASK_IDLE, memory_order_release);
+    unsigned state = HIVE_TASK_QUEUED;
+    /* release: pairs with the acquire CAS of the task's next claimer.
+     * acquire on failure: pairs with the refusal's release mark, so the run
+     * queued for it sees what the refused caller wrote. */
+    return atomic_compare_exchange_strong_explicit(&task->state, &state, HIVE_TASK_IDLE,
+                                                   memory_order_release, memory_order_acquire);
 }
 
 /*
  * The halves of sched/sched.h are for a task promised now and queued later
  * (hive_after): between hive_spawn_count and hive_spawn_queue (or the
- * uncount that calls it off) it is also counted as deferred, so that the
+ * cancel that calls it off) it is also counted as deferred, so that the
  * watchdog can tell a run that waits for a timer from a stalled one.
  * relaxed (all three): the watchdog needs the count to hold for a whole
  * limit, over several checks, not any order against the task itself.
@@ -74,7 +104,7 @@ void hive_spawn_count(void)
     atomic_fetch_add_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
 }
 
-void hive_spawn_uncount(void)
+static void uncount(void)
 {
     atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
     hive_outstanding_sub_anywhere(1);
@@ -114,6 +144,27 @@ void hive_spawn_queue(struct hive_task *task)
 {
     atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
     publish(hive_self(), task);
+}
+
+int hive_spawn_unclaim(struct hive_task *task)
+{
+    if (give_back(task))
+        return HIVE_OK;
+    queue(task);
+    return HIVE_EBUSY;
+}
+
+int hive_spawn_cancel(struct hive_task *task)
+{
+    if (give_back(task)) {
+        /* Idle before uncounted: the uncount may end the run, and the code
+         * after hive_run may spawn the task again at once. */
+        uncount();
+        return HIVE_OK;
+    }
+    /* Counted already: the count the timer held is the queued task's now. */
+    hive_spawn_queue(task);
+    return HIVE_EBUSY;
 }
 
 int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))

@@ -243,6 +243,8 @@ unsigned hive_core_count(void);
  *   HIVE_EBUSY   task is still queued (spawned, and its fn not yet called):
  *                that queued run sees everything the caller wrote before
  *                this call, so one task can drain what many events left.
+ *                If that run is called off (hive_after_cancel), the task is
+ *                queued anyway.
  */
 HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 

@@ -12,6 +12,7 @@
 
 #include "arch/host/host.h"
 #include "host/sched_workloads.h"
+#include "sched/sched.h"
 
 #ifdef SCHED_TEST_TSAN
 #define SCALE 5u
@@ -770,6 +771,71 @@ HIVE_TEST(ebusy_spawn_is_seen_by_the_queued_run)
     printf("  %lu spawns refused with EBUSY, %lu events lost\n", ebusy_refused, ebusy_lost);
     CHECK(ebusy_refused > 0); /* the case did exercise the refusal */
     CHECK_EQ(ebusy_lost, 0);
+}
+
+/* A claim given back unqueued (sched/sched.h's halves: hive_after's with no
+ * timer slot, a cancelled hive_after) while a spawn of the task was refused:
+ * the refusal was promised a run, so the task is queued after all, once. */
+static struct hive_task given_back_task;
+static atomic_uint given_back_runs;
+static atomic_int given_back_rc[8];
+
+static void given_back_fn(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&given_back_runs, 1);
+}
+
+static void give_back_entry(void *arg)
+{
+    (void)arg;
+    struct hive_task *t = &given_back_task;
+    /* Nothing refused: idle again, no run. */
+    atomic_store(&given_back_rc[0], hive_spawn_claim(t, given_back_fn));
+    atomic_store(&given_back_rc[1], hive_spawn_unclaim(t));
+    /* Refused twice while claimed, then given back: queued, one run. */
+    (void)hive_spawn_claim(t, given_back_fn);
+    atomic_store(&given_back_rc[2], hive_spawn(t, given_back_fn));
+    atomic_store(&given_back_rc[3], hive_spawn(t, given_back_fn));
+    atomic_store(&given_back_rc[4], hive_spawn_unclaim(t));
+}
+
+static void cancel_entry(void *arg)
+{
+    (void)arg;
+    struct hive_task *t = &given_back_task;
+    /* Claimed and counted (a pending hive_after), cancelled: no run. */
+    atomic_store(&given_back_rc[0], hive_spawn_claim(t, given_back_fn));
+    hive_spawn_count();
+    atomic_store(&given_back_rc[1], hive_spawn_cancel(t));
+    /* The same with a refusal meanwhile: queued on its count, one run. */
+    (void)hive_spawn_claim(t, given_back_fn);
+    hive_spawn_count();
+    atomic_store(&given_back_rc[2], hive_spawn(t, given_back_fn));
+    atomic_store(&given_back_rc[3], HIVE_EBUSY);
+    atomic_store(&given_back_rc[4], hive_spawn_cancel(t));
+}
+
+HIVE_TEST(refused_spawn_of_a_claim_given_back_runs)
+{
+    void (*entries[2])(void *) = {give_back_entry, cancel_entry};
+    for (unsigned e = 0; e < 2; e++) {
+        FOR_CORES(n) {
+            struct hive_config c = sw_cfg(n);
+            atomic_store(&given_back_runs, 0);
+            CHECK_EQ(hive_run(entries[e], NULL, &c), HIVE_OK);
+            CHECK_EQ(atomic_load(&given_back_rc[0]), HIVE_OK);
+            CHECK_EQ(atomic_load(&given_back_rc[1]), HIVE_OK);
+            CHECK_EQ(atomic_load(&given_back_rc[2]), HIVE_EBUSY);
+            CHECK_EQ(atomic_load(&given_back_rc[3]), HIVE_EBUSY);
+            CHECK_EQ(atomic_load(&given_back_rc[4]), HIVE_EBUSY);
+            CHECK_EQ(atomic_load(&given_back_runs), 1);
+            /* Idle after its run: a spawn is taken. */
+            CHECK_EQ(hive_spawn(&given_back_task, given_back_fn), HIVE_OK);
+            CHECK_EQ(hive_run(sw_err_noop, NULL, &c), HIVE_OK);
+            CHECK_EQ(atomic_load(&given_back_runs), 2);
+        }
+    }
 }
 
 #ifndef SCHED_TEST_TSAN

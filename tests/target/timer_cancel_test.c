@@ -3,8 +3,9 @@
  * beyond any run: a cancelled timer never fires and gives its pool slot back;
  * a cancelled hive_after leaves its task idle and no longer holds its run
  * open - a run whose only work was a never-firing hive_after ends once that
- * is cancelled; a timer that has fired, or a task queued by hive_spawn, is
- * not pending and is left alone.
+ * is cancelled - unless a spawn of the task was refused meanwhile: then the
+ * task is queued instead; a timer that has fired, or a task queued by
+ * hive_spawn, is not pending and is left alone.
  *
  * Where a cancel must win against a deadline, the core that set the timer
  * keeps interrupts masked until the cancel is done, so a slow host cannot
@@ -216,7 +217,6 @@ static void entry_with_a_never_timer(void *arg)
 {
     (void)arg;
     CHECK_EQ(hive_after(UINT64_MAX, &task, never_fn), HIVE_OK);
-    CHECK_EQ(hive_after(1, &task, never_fn), HIVE_EBUSY);
     CHECK_EQ(hive_after_irq(MS(2), cancel_task_from_irq, NULL), HIVE_OK);
 }
 
@@ -267,3 +267,36 @@ HIVE_TEST(fired_after_and_spawned_task_are_not_cancelled)
     watchdog_disarm("fired_after_and_spawned_task_are_not_cancelled");
     CHECK_EQ(atomic_load(&ran), 2);
 }
+
+/* A spawn refused while a hive_after is pending was promised a run: a
+ * cancel then queues the task at once instead of dropping that run, and
+ * says so. One run however many were refused. */
+static atomic_int refused_rc[4];
+
+static void entry_refused_then_cancelled(void *arg)
+{
+    (void)arg;
+    atomic_store(&refused_rc[0], hive_after(UINT64_MAX, &task, ran_fn));
+    atomic_store(&refused_rc[1], hive_spawn(&task, ran_fn));
+    atomic_store(&refused_rc[2], hive_after(1, &task, ran_fn));
+    atomic_store(&refused_rc[3], hive_after_cancel(&task));
+}
+
+HIVE_TEST(cancel_queues_a_task_whose_spawn_was_refused)
+{
+    atomic_store(&ran, 0);
+    watchdog_arm("cancel_queues_a_task_whose_spawn_was_refused");
+    CHECK_EQ(hive_run(entry_refused_then_cancelled, NULL, NULL), HIVE_OK);
+    watchdog_disarm("cancel_queues_a_task_whose_spawn_was_refused");
+    CHECK_EQ(atomic_load(&refused_rc[0]), HIVE_OK);
+    CHECK_EQ(atomic_load(&refused_rc[1]), HIVE_EBUSY);
+    CHECK_EQ(atomic_load(&refused_rc[2]), HIVE_EBUSY);
+    CHECK_EQ(atomic_load(&refused_rc[3]), HIVE_EBUSY);
+    CHECK_EQ(atomic_load(&ran), 1);
+    /* It ran: nothing pending, and idle again. */
+    CHECK_EQ(hive_after_cancel(&task), HIVE_ESTATE);
+    CHECK_EQ(hive_spawn(&task, ran_fn), HIVE_OK);
+    CHECK_EQ(hive_run(nothing, NULL, NULL), HIVE_OK);
+    CHECK_EQ(atomic_load(&ran), 2);
+}
+
