@@ -14,16 +14,30 @@
 #include "hive/spinlock.h"
 #include "sched/sched.h" /* the trace points (sched/trace.h), the interrupt hooks */
 
+/*
+ * A line's handler, arg and core are written by attach under attach_lock and
+ * read by device() on the routed core, without it. A handler that device()
+ * has looked up must run with its own arg, never a later attach's, and
+ * detach must not return while it runs elsewhere (its caller may free arg
+ * or attach anew). So device() counts itself in `running` before it looks,
+ * and detach, once the handler is gone, waits for `running` to drop to zero
+ * - a store-then-load handshake (docs/ordering.md): device() adds itself,
+ * then reads fn; detach clears fn, then reads running. Either device() finds
+ * no handler, or detach waits for it. An attach after detach therefore
+ * never writes arg under a handler still reading the old one.
+ */
 struct irq_line {
     _Atomic(hive_irq_handler *) fn;
     void *arg;
     unsigned core;
+    _Atomic unsigned running; /* device() calls inside, on any core */
 };
 
 /* Per core, written only by that core. */
 struct irq_core {
     _Alignas(64) _Atomic uint64_t n[4];    /* counts, by source kind */
     unsigned depth;                         /* handlers running (0 or 1) */
+    unsigned line;                          /* the device line it runs, if depth */
 };
 
 static struct irq_line lines[HIVE_IRQ_LINES];
@@ -57,14 +71,25 @@ void hive_irq_cpu_init(void)
 static void device(unsigned irq)
 {
     if (irq < HIVE_IRQ_LINES) {
+        struct irq_line *l = &lines[irq];
+        cores[hive_cpu_id()].line = irq;
+        /* relaxed, then the fence: our half of the handshake with detach
+         * (the top) - counted, then the look. */
+        atomic_fetch_add_explicit(&l->running, 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
         /* acquire: pairs with the release store in hive_irq_attach, so the
-         * handler's arg is the one attached with it. */
-        hive_irq_handler *fn = atomic_load_explicit(&lines[irq].fn, memory_order_acquire);
+         * handler's arg is the one attached with it (no later attach writes
+         * it while we are counted). */
+        hive_irq_handler *fn = atomic_load_explicit(&l->fn, memory_order_acquire);
         if (fn) {
             count(C_DEVICE);
-            fn(irq, lines[irq].arg);
-            return;
+            fn(irq, l->arg);
         }
+        /* release: pairs with detach's acquire look at running, so the
+         * handler's accesses to arg come before detach returns. */
+        atomic_fetch_sub_explicit(&l->running, 1, memory_order_release);
+        if (fn)
+            return;
     }
     /* Nobody wants it (detached meanwhile, or never routed here): turn it
      * off, or a level-triggered line would fire for ever - unless it has
@@ -129,6 +154,21 @@ int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
     return err;
 }
 
+/* After detach cleared the line's handler: wait until no device() call that
+ * may have found it is still inside (the top) - but for the caller itself,
+ * when it is that line's handler. Out of attach_lock: a handler on another
+ * core may be attaching or detaching a line itself. */
+static void wait_for_handlers(unsigned irq)
+{
+    struct irq_core *me = &cores[hive_cpu_id()];
+    unsigned self = me->depth != 0 && me->line == irq;
+    /* Detach's half of the handshake: fn cleared, then the look. */
+    atomic_thread_fence(memory_order_seq_cst);
+    /* acquire: pairs with the release decrement in device(). */
+    while (atomic_load_explicit(&lines[irq].running, memory_order_acquire) > self)
+        arch_cpu_relax();
+}
+
 int hive_irq_detach(unsigned irq)
 {
     if (irq >= HIVE_IRQ_LINES)
@@ -141,9 +181,11 @@ int hive_irq_detach(unsigned irq)
     } else {
         /* Line off first, so no new interrupt looks for the handler. */
         board_irq_route(irq, lines[irq].core, false);
-        atomic_store(&lines[irq].fn, NULL);
+        atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed);
     }
     hive_spin_unlock(&attach_lock, saved);
+    if (err == HIVE_OK)
+        wait_for_handlers(irq);
     return err;
 }
 

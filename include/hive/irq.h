@@ -38,9 +38,11 @@ typedef void hive_irq_handler(unsigned irq, void *arg);
 HIVE_MUST_CHECK int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
 
 /*
- * Disable irq and forget its handler. Called from another core than the one
- * the line was routed to, a handler already running there may finish after
- * this returns.
+ * Disable irq and forget its handler. Returns once the handler is not
+ * running on any core and will not be called again (from inside the handler
+ * itself: at once), so arg is the caller's again and irq may be attached
+ * anew. It waits for a handler running on another core: never call it
+ * holding a spinlock that handler takes.
  *   HIVE_EINVAL  irq has no handler.
  */
 HIVE_MUST_CHECK int hive_irq_detach(unsigned irq);

@@ -121,3 +121,85 @@ HIVE_TEST(device_storm_each_interrupt_once)
            (unsigned long)(took / MS(1)), (unsigned long)(took / STORM));
     watchdog_disarm();
 }
+
+/* ---- detach waits for a handler running on another core ---- */
+
+/* Core 1 attaches a handler that runs for 50 ms; core 0 detaches the line
+ * while it runs: detach returns only after the handler has finished (its
+ * caller may free arg or attach anew). The handler then detaches its own
+ * line from inside - at once, waiting for nobody. */
+struct slow_line {
+    atomic_bool attached, inside, finished, released;
+    atomic_int detach_rc, self_detach_rc;
+    atomic_bool finished_at_detach;
+    unsigned rounds;
+};
+
+static struct slow_line slow;
+
+static void on_slow(unsigned irq, void *arg)
+{
+    struct slow_line *l = arg;
+    board_test_irq_ack();
+    if (l->rounds++ == 0) {
+        atomic_store(&l->inside, true);
+        uint64_t end = hive_now_ns() + MS(50);
+        while (hive_now_ns() < end)
+            hive_port_cpu_relax();
+        atomic_store(&l->finished, true);
+    } else {
+        atomic_store(&l->self_detach_rc, hive_irq_detach(irq));
+        atomic_store(&l->finished, true);
+    }
+}
+
+static void slow_line_core(void *arg)
+{
+    struct slow_line *l = arg;
+    int line = board_test_irq();
+    if (hive_cpu_id() == 1) {
+        if (hive_irq_attach((unsigned)line, on_slow, l) != HIVE_OK)
+            hive_panic("detach_waits_for_a_running_handler: attach failed");
+        atomic_store(&l->attached, true);
+        board_test_irq_raise();
+        while (!atomic_load(&l->released))
+            hive_port_cpu_relax();
+        /* Again, for the handler that detaches its own line. */
+        atomic_store(&l->finished, false);
+        if (hive_irq_attach((unsigned)line, on_slow, l) != HIVE_OK)
+            hive_panic("detach_waits_for_a_running_handler: attach failed");
+        board_test_irq_raise();
+        while (!atomic_load(&l->finished))
+            hive_port_cpu_relax();
+    } else if (hive_cpu_id() == 0) {
+        while (!atomic_load(&l->inside))
+            hive_port_cpu_relax();
+        atomic_store(&l->detach_rc, hive_irq_detach((unsigned)line));
+        atomic_store(&l->finished_at_detach, atomic_load(&l->finished));
+        atomic_store(&l->released, true);
+    }
+}
+
+HIVE_TEST(detach_waits_for_a_running_handler)
+{
+    int line = board_test_irq();
+    if (line < 0 || hive_cpu_count() < 2)
+        return;
+    watchdog_arm("detach_waits_for_a_running_handler", MS(60000));
+    slow.rounds = 0;
+    atomic_store(&slow.attached, false);
+    atomic_store(&slow.inside, false);
+    atomic_store(&slow.finished, false);
+    atomic_store(&slow.released, false);
+    atomic_store(&slow.detach_rc, 1);
+    atomic_store(&slow.self_detach_rc, 1);
+    hive_smp_call_all(slow_line_core, &slow);
+    CHECK_EQ(atomic_load(&slow.detach_rc), HIVE_OK);
+    CHECK(atomic_load(&slow.finished_at_detach));
+    CHECK_EQ(atomic_load(&slow.self_detach_rc), HIVE_OK);
+    CHECK_EQ(slow.rounds, 2);
+    /* Both detaches took: the line is free. */
+    CHECK_EQ(hive_irq_detach((unsigned)line), HIVE_EINVAL);
+    watchdog_disarm();
+}
+
