@@ -31,7 +31,11 @@ static const union hive_timer_fn no_fn = {.task = NULL};
 static void after_fire(union hive_timer_fn fn, void *arg)
 {
     (void)fn;
-    hive_spawn_queue(arg);
+    struct hive_task *task = arg;
+    /* The task's own function, as the trace names a timer's (timer.c);
+     * claimed, the task holds it until it runs. */
+    HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, task->fn, task);
+    hive_spawn_queue(task);
 }
 
 int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task))

@@ -120,6 +120,12 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     cpu_setup(0);
     board_console_init();
     __libc_init_array();
+    /* Every clock and timer divides by it: 0 would stop the clock at 0 and
+     * arm timers at nonsense ticks. The firmware sets it (CNTFRQ_EL0 on
+     * aarch64; the board's timebase on riscv64); one that did not is named. */
+    if (arch_counter_hz() == 0)
+        hive_panic("the counter's frequency reads 0 (on aarch64 CNTFRQ_EL0, which the firmware "
+                   "must set): no clock or timer can work");
     hive_irq_init();
     cpu_online(0);
 

@@ -309,8 +309,12 @@ void hive_timer_irq(void)
         sift_down(c->heap, c->n, 0);
         /* Unlocked: the callback may add timers of its own. */
         hive_spin_unlock_raw(&c->lock);
-        /* Both members are function pointers: call names either. */
-        HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, t.fn.call, t.arg);
+        /* Both members are function pointers: call names either. A timer
+         * with none (hive_after's: the task holds its fn) is traced by its
+         * fire, which knows what to name. */
+        if (t.fn.call) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, t.fn.call, t.arg);
+        }
         t.fire(t.fn, t.arg);
         hive_spin_lock_raw(&c->lock);
         now = hive_port_now_ns();
