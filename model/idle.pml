@@ -18,9 +18,9 @@
  * Queues are counts: tasks of a kind are alike, and which task runs where is
  * not the property. ring[i] is core i's ring as others see it (tail - real
  * head), fj[i] its fork-join deque (bottom - top), priv (a worker's local)
- * what only that core can run: the LIFO slot and the private batch of a
- * global pull. Counted tasks (hive_spawn) go to rings, the global queue and
- * priv; group tasks (hive_group_spawn) to fork-join deques.
+ * what only that core can run: the LIFO slot. Counted tasks (hive_spawn) go
+ * to rings, the global queue and priv; group tasks (hive_group_spawn) to
+ * fork-join deques; the rest of a global pull's batch to the puller's ring.
  *
  * Property: the run ends. A task left queued while every worker sleeps for
  * good keeps the outstanding count above zero, so no worker can leave: spin
@@ -57,6 +57,9 @@
  *                         backstop (rule 1 forgotten at that call)
  *   -DBUG_NO_BACKSTOP     own pushes notify without the fence and arm no
  *                         backstop (Rayon's push)
+ *   -DBUG_NO_PULLED_NOTIFY (with NOUT >= NW: batches) the rest of a global
+ *                         pull goes into the ring unannounced - as when it
+ *                         was a list of the puller's own, run first
  *   -DBUG_NO_HANDOFF      the last searcher to find work wakes nobody (rule 2)
  *   -DBUG_RESCAN_LAST_SEARCHER_ONLY  only the last searcher rescans (rule 3
  *                         as it was, and as Tokio has it)
@@ -123,7 +126,15 @@ byte pending;             /* the group's awaited word: its count ... */
 bit gsleep;               /* ... and HIVE_AWAIT_SLEEPING (the core: 0) */
 #endif
 
-#if NSPAWN > 0 || defined(WAIT)
+/* A global pull takes more than one task (n = glen / NW + 1) only once
+   NW tasks can be in the global queue: the rest goes to the puller's ring. */
+#if NOUT >= NW
+#define PULL_BATCH 1
+#else
+#define PULL_BATCH 0
+#endif
+
+#if NSPAWN > 0 || defined(WAIT) || PULL_BATCH
 #define OWN_PUSHES 1
 #else
 #define OWN_PUSHES 0
@@ -150,9 +161,10 @@ byte inlong;              /* workers inside a long task */
 #define TAKEABLE (glen + ring[0] + ring[1] + ring[2])
 #endif
 
-/* Nobody writes a ring without ring pushes: its loads are left out then,
-   as loads of a constant (they commute with every step). */
-#if NSPAWN > 0
+/* Nobody writes a ring without ring pushes (spawns, or a pull's batch):
+   its loads are left out then, as loads of a constant (they commute with
+   every step). */
+#if NSPAWN > 0 || PULL_BATCH
 #define RINGS 1
 #else
 #define RINGS 0
@@ -357,13 +369,47 @@ inline STOP_SEARCHING() {
 
 /* ---- sched/find_work.c, steal.c, victims.c ---- */
 
-/* hive_take_global (hive_pull_global). Its two loads of the length (empty?
-   how many?) are one step: the second only sizes the batch, and any batch
-   of at least one is what the protocol allows. The pop's own early-out load
-   is merged with its locked section: both decide "empty" alike. */
+/* hive_publish_pulled: the n tasks of the batch's rest into this core's
+   ring (empty when the pull was sized), then the own push's notify, as a
+   spawn's ring push (RUN_SIMPLE): the load of S in either order with the
+   push, then OWN_NOTIFY. The pushes are one step: a thief that took some of
+   them before the last found work (rule 2 covers it), and the notify comes
+   after them all in the C code as here. */
+inline PULLED() {
+#if PULL_BATCH
+  if
+  :: n > 0 ->
+     REACHED(25) printf("W%d pushes %d pulled task(s) to its ring\n", me, n);
+     if
+     :: PUSH_THEN_LOAD(skip, ring[me] = ring[me] + n)
+     :: LOAD_THEN_PUSH(skip, ring[me] = ring[me] + n)
+     fi;
+#ifndef BUG_NO_PULLED_NOTIFY
+     OWN_NOTIFY()
+#else
+     claim = 0; b = 0
+#endif
+  :: else -> skip
+  fi;
+#endif
+  n = 0
+}
+
+/* hive_pull_global: hive_take_global, a batch only when the ring is empty
+   (else one task), then the batch's rest into the ring (PULLED). Its loads
+   (the ring's length, whether the global queue is empty and how long) are
+   one step: only this core raises its ring's length (a thief that lowers it
+   in between makes the pull take one task, which the protocol allows), and
+   the global length only sizes the batch - any batch of at least one is
+   what the protocol allows. The pop's own early-out load is merged with
+   its locked section: both decide "empty" alike. */
 inline TAKE_GLOBAL() {
-  d_step {                                        /* hive_global_is_empty, _len */
-    if :: glen > 0 -> n = glen / NW + 1 :: else -> n = 0 fi
+  d_step {                                        /* hive_ring_len, hive_global_is_empty, _len */
+    if
+    :: glen > 0 ->
+       if :: RINGS && ring[me] == 0 -> n = glen / NW + 1 :: else -> n = 1 fi
+    :: else -> n = 0
+    fi
   };
   if
   :: n > 0 ->
@@ -371,39 +417,39 @@ inline TAKE_GLOBAL() {
        if :: glen < n -> n = glen :: else -> skip fi;
        glen = glen - n;
        if
-       :: n > 0 -> t = COUNTED; priv = priv + n - 1; /* the rest: w->batch */
-          printf("W%d takes %d task(s) from the global queue\n", me, n)
+       :: n > 0 -> t = COUNTED; n = n - 1;
+          printf("W%d takes %d task(s) from the global queue\n", me, n + 1)
        :: else -> skip
-       fi;
-       n = 0
-     }
+       fi
+     };
+     PULLED()
   :: else -> skip
   fi
 }
 
-/* hive_find_work's first pull (step 6), before any steal: the same calls
-   as TAKE_GLOBAL, as one step. Sound because the early-out load of the
-   length only gates the locked pop, which decides again: a load that sees
-   0 changes nothing (the worker goes on as if it had not looked, here or a
-   moment later), and one that sees more than 0 leads to the pop, which
-   takes what is there then (nothing included: the same as seeing 0) - any
-   batch of at least one being what the protocol allows, as above. So the
-   interleavings between the two steps add no state the worker could not
-   reach as one. Kept apart from TAKE_GLOBAL, which stays as it was: as two
-   steps here too, model.idle.3 needed 1.95 GB of pan's 2 GB (-DMEMLIM in
-   check.sh); as one, 1.4 GB. */
+/* hive_find_work's first pull (step 5), before any steal: the same calls
+   as TAKE_GLOBAL, the loads and the pop as one step. Sound because the
+   early-out load of the length only gates the locked pop, which decides
+   again: a load that sees 0 changes nothing (the worker goes on as if it
+   had not looked, here or a moment later), and one that sees more than 0
+   leads to the pop, which takes what is there then (nothing included: the
+   same as seeing 0) - any batch of at least one being what the protocol
+   allows, as above. So the interleavings between the two steps add no
+   state the worker could not reach as one. Kept apart from TAKE_GLOBAL,
+   which stays as it was: as two steps here too, model.idle.3 needed 1.95 GB
+   of pan's 2 GB (-DMEMLIM in check.sh); as one, 1.4 GB. */
 inline TAKE_GLOBAL_FIRST() {
-  d_step {                                        /* hive_global_is_empty, _len, _pop_batch */
+  d_step {                                        /* hive_ring_len, hive_global_is_empty, _len, _pop_batch */
     if
     :: glen > 0 ->
-       n = glen / NW + 1;
+       if :: RINGS && ring[me] == 0 -> n = glen / NW + 1 :: else -> n = 1 fi;
        if :: glen < n -> n = glen :: else -> skip fi;
-       glen = glen - n; t = COUNTED; priv = priv + n - 1;
-       printf("W%d takes %d task(s) from the global queue\n", me, n);
-       n = 0
+       glen = glen - n; t = COUNTED; n = n - 1;
+       printf("W%d takes %d task(s) from the global queue\n", me, n + 1)
     :: else -> skip
     fi
-  }
+  };
+  PULLED()
 }
 
 /* hive_steal_from. The parked hint (hive_idle_hint_parked) is merged into

@@ -1,21 +1,19 @@
 /*
  * Where a worker looks for work, and in which order (hive_find_work):
- *   1. the private global batch: tasks a global pull took beyond the one it
- *      ran, kept on this core in a private list, so work that waited in the
- *      global queue runs next instead of behind the whole ring;
- *   2. every `interval` polls: the global queue first (a new batch);
- *   3. the LIFO slot, at most HIVE_LIFO_MAX_POLLS (3) times in a row - the
+ *   1. every `interval` polls: the global queue first (one task, or a batch
+ *      when the ring is empty: below);
+ *   2. the LIFO slot, at most HIVE_LIFO_MAX_POLLS (3) times in a row - the
  *      newest spawn runs next while it is cache-hot, but a task that keeps
  *      spawning into the slot cannot starve the ring: on the 4th poll the
  *      slot's task goes to the ring's tail and the ring's oldest runs;
- *   4. the core's fork-join deque (group tasks nobody waited for yet);
- *   5. the ring (FIFO);
- *   6. the global queue (a batch), before any other core's queues;
- *   7. become a searcher (at most half the workers search) and steal
+ *   3. the core's fork-join deque (group tasks nobody waited for yet);
+ *   4. the ring (FIFO);
+ *   5. the global queue (a batch), before any other core's queues;
+ *   6. become a searcher (at most half the workers search) and steal
  *      (victims.c: every other core from a random start; from each, the
  *      fork-join deque's oldest entry first, then half of its ring);
- *   8. the global queue once more, now as a searcher (a batch);
- *   9. nothing: the worker parks (park.c, sched/idle.c).
+ *   7. the global queue once more, now as a searcher (a batch);
+ *   8. nothing: the worker parks (park.c, sched/idle.c).
  *
  * Why the global queue before stealing (as Go's scheduler does): what waits
  * there waits for any core, while a steal takes work its owner would run
@@ -29,16 +27,21 @@
  * and the spawner's loop took 250-320 ms instead of 10 (at 1 worker); the
  * global queue first: no steal at all, the loop 19-25 ms, the whole run
  * about as long as at 1 worker. Elsewhere the global queue is empty, and
- * step 6 costs a load of its length.
+ * step 5 costs a load of its length.
  *
- * A batch is min(global length / workers + 1, HIVE_GLOBAL_BATCH) tasks
- * (hive_take_global, steal.c). Like the LIFO slot it is invisible to thieves,
- * which is why it is small and runs first; it is empty whenever the core
- * parks (step 1 comes first) and goes back to the global queue when a run
- * ends. (Measured on the host, 2 workers busy with 50 us local tasks, one
- * outside spawn every 200 us: with the batch at the ring's tail instead,
- * global tasks waited 6.9 ms on average, p99 16 ms; with the private batch
- * 0.43 ms, p99 1.1 ms - the 1 ms target.)
+ * The global batch. A pull takes min(global length / workers + 1,
+ * HIVE_GLOBAL_BATCH) tasks (hive_take_global, steal.c) when this core's ring
+ * is empty: it runs the first and puts the rest into the ring, where they
+ * run next, in order - and where thieves can take them, with the notify of
+ * any push. When the ring holds work, a pull takes one task: the rest at
+ * the ring's tail would wait behind that work (measured on the host, 2
+ * workers busy with 50 us local tasks, one outside spawn every 200 us:
+ * global tasks waited 6.9 ms on average, p99 16 ms, against the 1 ms
+ * target), while in the global queue they wait only for the next pull of
+ * any core. The batch was once a private list of the core's, run first:
+ * 0.43 ms there, p99 1.1 ms, but no other core could see it - a core that
+ * pulled two tasks and ran the first for long (or for ever: one that waits
+ * for the second) kept the second from cores parked beside it.
  *
  * The global interval: the mean task time of each tick (worker.c) feeds an
  * EWMA (alpha 0.1), and interval = clamp(HIVE_GLOBAL_LATENCY_NS /
@@ -82,17 +85,19 @@ void hive_tick_end(struct hive_worker *w, uint64_t now)
 
 struct hive_task *hive_pull_global(struct hive_worker *w)
 {
-    /* w->batch is empty here: step 1 runs it before anything pulls again. */
-    return hive_take_global(&hive_scheduler.global, hive_scheduler.workers, &w->batch, &w->stats);
+    /* For the owner a length of 0 means empty (ring.h). */
+    bool batch = hive_ring_len(&w->queues.ring) == 0;
+    struct hive_task *rest = NULL;
+    struct hive_task *t = hive_take_global(&hive_scheduler.global, hive_scheduler.workers,
+                                           batch ? &rest : NULL, &w->stats);
+    if (rest)
+        hive_publish_pulled(w, rest);
+    return t;
 }
 
 struct hive_task *hive_find_local(struct hive_worker *w)
 {
     struct hive_task *t;
-    if ((t = w->batch)) {
-        w->batch = t->next;
-        return t;
-    }
     if (++w->polls >= w->interval) {
         w->polls = 0;
         if ((t = hive_pull_global(w)))

@@ -1,5 +1,5 @@
 /*
- * Parking: a worker that found no work anywhere (find_work.c, step 9), or a
+ * Parking: a worker that found no work anywhere (find_work.c, step 8), or a
  * join or group waiter that found nothing to help with for a while (wait.c),
  * counts itself parked in the idle state (rule 3 of sched/idle.c; a worker
  * that leaves nobody searching rescans every queue first), then sleeps in hive_port_wait until a

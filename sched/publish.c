@@ -2,9 +2,9 @@
  * Making work visible to other cores, and telling an idle core about it: the
  * one place in sched/ that calls hive_idle_notify.
  *
- * hive_publish_ring, _forkjoin and _global are the only functions that push
- * a task where other cores can take it - this core's ring, its fork-join
- * deque, the global queue - and each then notifies (rule 1 of
+ * hive_publish_ring, _pulled, _forkjoin and _global are the only functions
+ * that push a task where other cores can take it - this core's ring, its
+ * fork-join deque, the global queue - and each then notifies (rule 1 of
  * sched/idle.c): a load of the idle state, then a wake if nobody is
  * searching and someone is parked. Callers that queue a task for others go
  * through them, so none can forget the notify.
@@ -142,6 +142,19 @@ static inline void publish_ring(struct hive_worker *w, struct hive_task *t)
 void hive_publish_ring(struct hive_worker *w, struct hive_task *t)
 {
     publish_ring(w, t);
+}
+
+void hive_publish_pulled(struct hive_worker *w, struct hive_task *list)
+{
+    bool spilled = false;
+    while (list) {
+        struct hive_task *t = list;
+        list = t->next; /* read before the push: a thief may take t at once */
+        spilled |= hive_ring_push(&w->queues.ring, t, &hive_scheduler.global);
+    }
+    if (spilled)
+        w->stats.overflows++;
+    notify_own(w);
 }
 
 struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t)

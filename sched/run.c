@@ -162,7 +162,6 @@ uintptr_t hive_run_entry_fn(const struct hive_task *t)
 static void worker_reset(struct hive_worker *w, unsigned id, uint64_t t0)
 {
     w->lifo = NULL;
-    w->batch = NULL;
     w->id = id;
     w->lifo_polls = 0;
     w->polls = 0;
@@ -228,10 +227,6 @@ static uint64_t move_leftovers(unsigned workers)
     for (unsigned i = 0; i < workers; i++) {
         struct hive_worker *w = &hive_workers[i];
         hive_core_queues_adopt(&w->queues); /* its worker has left */
-        while ((t = w->batch)) {
-            w->batch = t->next;
-            hive_global_push(&hive_scheduler.global, t);
-        }
         if (w->lifo) {
             hive_global_push(&hive_scheduler.global, w->lifo);
             w->lifo = NULL;

@@ -115,7 +115,6 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= (1u << 15), "a core id must fit in the aw
 struct hive_worker {
     /* ---- owner-only (the LIFO slot is never stolen) ---- */
     _Alignas(HIVE_CACHE_LINE) struct hive_task *lifo;
-    struct hive_task *batch; /* the rest of the last global pull, linked through next */
     unsigned id;
     unsigned lifo_polls;    /* LIFO takes in a row */
     unsigned polls;         /* find-work calls, for the global interval */
@@ -278,11 +277,12 @@ bool hive_start_searching(struct hive_worker *w);
  * and if it was the last searcher wake another (rule 2 of idle.c). */
 void hive_stop_searching(struct hive_worker *w);
 /* The next task for this worker from its own places and the global queue
- * (steps 1-5 of find_work.c), or NULL. */
+ * (steps 1-4 of find_work.c), or NULL. */
 struct hive_task *hive_find_local(struct hive_worker *w);
 /* The next task from anywhere, becoming a searcher to steal; NULL: park. */
 struct hive_task *hive_find_work(struct hive_worker *w);
-/* A batch from the global queue: one task, the rest into w->batch. */
+/* From the global queue: one task to run now, and into an empty ring the
+ * rest of a batch (find_work.c, "The global batch"). */
 struct hive_task *hive_pull_global(struct hive_worker *w);
 /* A tick ended at `now`: update the task-time average and the interval. */
 void hive_tick_end(struct hive_worker *w, uint64_t now);
@@ -300,6 +300,9 @@ struct hive_task *hive_steal_round(struct hive_worker *w);
  * context: boot code, another thread, an interrupt handler - the global
  * queue. */
 void hive_publish_ring(struct hive_worker *w, struct hive_task *t);
+/* The rest of a global pull (a list linked through next) into w's empty
+ * ring, in order, then one notify. */
+void hive_publish_pulled(struct hive_worker *w, struct hive_task *list);
 struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t);
 void hive_publish_global(struct hive_task *t);
 /* hive_spawn from task context: t into the LIFO slot; the task it evicts is

@@ -100,14 +100,18 @@ struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct
     /* Lock-free early out: the common case for a core polling an empty queue. */
     if (hive_global_is_empty(g))
         return NULL;
-    unsigned long n = hive_global_len(g) / (cores ? cores : 1) + 1;
-    if (n > HIVE_GLOBAL_BATCH)
-        n = HIVE_GLOBAL_BATCH;
+    unsigned long n = 1;
+    if (rest) {
+        n = hive_global_len(g) / (cores ? cores : 1) + 1;
+        if (n > HIVE_GLOBAL_BATCH)
+            n = HIVE_GLOBAL_BATCH;
+    }
     unsigned long got;
     struct hive_task *t = hive_global_pop_batch(g, n, &got);
     if (!t)
         return NULL;
-    *rest = t->next; /* NULL-terminated by pop_batch; the caller's alone now */
+    if (rest)
+        *rest = t->next; /* NULL-terminated by pop_batch; the caller's alone now */
     stats->global_pulls++;
     HIVE_TRACE_EVENT(HIVE_TRACE_PULL, got, 0);
 #ifdef HIVE_TRACE

@@ -79,8 +79,8 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
  * tasks from g, so that `cores` cores pulling at once share what is there
  * while one core alone empties it in a few pulls. Returns the first to run
  * now and sets *rest to the others, a NULL-terminated list linked through
- * next that the caller keeps to itself and runs next (the worker's private
- * batch: thieves cannot see it, which is why it is small). NULL, with *rest
+ * next, the caller's to queue (the worker puts it into its empty ring:
+ * find_work.c). With rest NULL, only the oldest task. NULL, with *rest
  * untouched, when g is empty. Counts one global pull in *stats.
  */
 struct hive_task *hive_take_global(struct hive_global *g, unsigned cores, struct hive_task **rest,

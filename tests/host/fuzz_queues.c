@@ -285,23 +285,28 @@ static void op_steal(unsigned thief, unsigned victim)
     got(t, want, "steal");
 }
 
-/* The scheduler's pull: min(len / cores + 1, HIVE_GLOBAL_BATCH), in order. */
-static void op_take_global(unsigned cores)
+/* The scheduler's pull: min(len / cores + 1, HIVE_GLOBAL_BATCH), in order;
+ * without a place for the rest (the worker's ring is not empty), one. */
+static void op_take_global(unsigned cores, bool batch)
 {
     struct hive_task *rest = &tasks[0];
-    struct hive_task *t = hive_take_global(&global, cores, &rest, &stats);
+    struct hive_task *t = hive_take_global(&global, cores, batch ? &rest : NULL, &stats);
     if (!gn) {
         got(t, NONE, "take_global");
         EXPECT(rest == &tasks[0], "take_global from an empty queue wrote *rest");
         return;
     }
-    unsigned n = gn / cores + 1;
+    unsigned n = batch ? gn / cores + 1 : 1;
     if (n > HIVE_GLOBAL_BATCH)
         n = HIVE_GLOBAL_BATCH;
     if (n > gn)
         n = gn;
     mstats.global_pulls++;
     got(t, gpop(), "take_global");
+    if (!batch) {
+        EXPECT(rest == &tasks[0], "take_global of one wrote *rest");
+        return;
+    }
     for (unsigned k = 1; k < n; k++) {
         EXPECT(rest != NULL, "take_global's rest short at %u of %u", k, n);
         struct hive_task *next = rest->next;
@@ -446,7 +451,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 6: op_steal(core, other); break;
         case 7: op_claim(core, other); break;
         case 8: op_finish(core); break;
-        case 9: op_take_global(1 + a % 8); break;
+        case 9: op_take_global(1 + a % 8, a & 8); break;
         case 10: op_global_push(1 + a % 9); break;
         case 11: op_global_pop(a % (HALF + 2)); break;
         case 12: op_deque_push(); break;

@@ -838,6 +838,57 @@ HIVE_TEST(refused_spawn_of_a_claim_given_back_runs)
     }
 }
 
+/* Two tasks in the global queue, the first waiting for the second: a core
+ * that pulls both and runs the first must leave the second where a parked
+ * core is told of it and can take it (find_work.c, "The global batch"),
+ * not on a list of its own - else the first waits for ever beside a core
+ * asleep. The wait gives up after 2 s (against the backstop's periods of
+ * a millisecond) and counts that as the failure. */
+static atomic_bool pair_second_ran;
+static atomic_uint pair_gave_up;
+static struct hive_task pair_first, pair_second;
+
+static void pair_second_fn(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&pair_second_ran, true);
+}
+
+static void pair_first_fn(struct hive_task *t)
+{
+    (void)t;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (!atomic_load(&pair_second_ran)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - t0.tv_sec) * 1000000000L + (now.tv_nsec - t0.tv_nsec) > 2000000000L) {
+            atomic_fetch_add(&pair_gave_up, 1);
+            return;
+        }
+    }
+}
+
+static void pair_entry(void *arg)
+{
+    (void)arg;
+}
+
+HIVE_TEST(pulled_task_is_not_stranded_beside_a_parked_core)
+{
+    atomic_store(&pair_gave_up, 0);
+    for (unsigned cores = 2; cores <= 4; cores += 2) {
+        struct hive_config c = sw_cfg(cores);
+        for (unsigned round = 0; round < 20 / SCALE; round++) {
+            atomic_store(&pair_second_ran, false);
+            CHECK_EQ(hive_spawn(&pair_first, pair_first_fn), HIVE_OK);
+            CHECK_EQ(hive_spawn(&pair_second, pair_second_fn), HIVE_OK);
+            CHECK_EQ(hive_run(pair_entry, NULL, &c), HIVE_OK);
+            CHECK(atomic_load(&pair_second_ran));
+        }
+    }
+    CHECK_EQ(atomic_load(&pair_gave_up), 0);
+}
+
 #ifndef SCHED_TEST_TSAN
 /* An open run that waits for its next event is idle, not stalled: with the
  * watchdog on (1 s) it sits through 1.5 s without one. In a child process,

@@ -47,7 +47,6 @@ struct stress_core {
     unsigned long runs_unflushed;
     struct hive_stress_report rep;           /* this core's counts */
     struct hive_core_stats stats;              /* what hive_steal_from and hive_take_global count */
-    struct hive_task *batch;                 /* the rest of this core's last global pull */
     struct recycle_buf recycle[MAX_CREATORS]; /* run objects bound for their creators */
     struct stress_task *free_local;          /* creator only: objects ready to reuse */
 };
@@ -205,7 +204,7 @@ static struct stress_task *new_task(struct stress_core *c, unsigned creator)
     return task;
 }
 
-/* Run t, which came from the global queue (the first of a pull or its batch). */
+/* Run t, which came from the global queue (the first of a pull). */
 static void run_from_global(struct stress_core *c, struct hive_task *t)
 {
     if (((struct stress_task *)t)->creator == 0)
@@ -213,16 +212,21 @@ static void run_from_global(struct stress_core *c, struct hive_task *t)
     run(c, t);
 }
 
-/* The core's private batch first, as the worker does; then a pull. */
+/* A pull as the worker makes it (sched/find_work.c): a batch when the
+ * core's ring is empty, its rest pushed there in order (where thieves may
+ * take it); else one task. */
 static struct hive_task *take_global(struct stress_core *c)
 {
     struct stress_ctx *ctx = c->ctx;
-    struct hive_task *t = c->batch;
-    if (t) {
-        c->batch = t->next;
-        return t;
+    struct hive_ring *ring = &ctx->q[c->core].ring;
+    struct hive_task *rest = NULL;
+    struct hive_task *t =
+        hive_take_global(&ctx->global, ctx->cores, hive_ring_len(ring) ? NULL : &rest, &c->stats);
+    while (rest) {
+        struct hive_task *next = rest->next; /* before the push: a thief may take it */
+        hive_ring_push(ring, rest, &ctx->global);
+        rest = next;
     }
-    t = hive_take_global(&ctx->global, ctx->cores, &c->batch, &c->stats);
     if (t)
         c->rep.global_pulls++;
     return t;
@@ -266,10 +270,7 @@ static void owner_body(struct stress_core *c)
         unsigned pops = (next_rand(c) >> 8) % (cr->id_next == cr->id_end ? 4096 : 120);
         for (unsigned i = 0; i < pops; i++) {
             struct hive_task *t;
-            if ((t = c->batch)) {
-                c->batch = t->next;
-                run_from_global(c, t);
-            } else if ((t = hive_deque_pop(&own->forkjoin)) || (t = hive_ring_pop(&own->ring))) {
+            if ((t = hive_deque_pop(&own->forkjoin)) || (t = hive_ring_pop(&own->ring))) {
                 run(c, t);
             } else if ((t = take_global(c))) {
                 run_from_global(c, t);
@@ -341,10 +342,7 @@ static void thief_body(struct stress_core *c)
             run(c, t);
             continue;
         }
-        if ((t = c->batch)) {
-            c->batch = t->next;
-            run_from_global(c, t);
-        } else if ((t = hive_ring_pop(&own->ring)) || (t = steal_round(c, r >> 8))) {
+        if ((t = hive_ring_pop(&own->ring)) || (t = steal_round(c, r >> 8))) {
             run(c, t);
         } else if ((t = take_global(c))) {
             run_from_global(c, t);
@@ -509,7 +507,7 @@ int hive_queue_stress(const struct hive_stress_config *cfg, struct hive_stress_r
         total.global_pulls += r->global_pulls;
         total.owner_via_global += r->owner_via_global;
         total.inline_runs += r->inline_runs;
-        if (hive_ring_len(&queues[i].ring) || hive_deque_len(&queues[i].forkjoin) || core[i].batch)
+        if (hive_ring_len(&queues[i].ring) || hive_deque_len(&queues[i].forkjoin))
             total.not_empty++;
     }
     if (!hive_global_is_empty(&ctx->global))

@@ -13,10 +13,10 @@
  *                              enough to overflow it) and into its fork-join
  *                              deque (long enough to fill it: a refused push
  *                              runs the task inline, as hive_join does), then
- *                              bursts of runs: its private global batch, the
- *                              deque (newest first), the ring, the global
- *                              queue
- *   1 .. thieves               thieves: run their private batch and their own
+ *                              bursts of runs: the deque (newest first), the
+ *                              ring, the global queue (a batch into its ring
+ *                              when that is empty, as a worker pulls)
+ *   1 .. thieves               thieves: run their own
  *                              ring, steal with hive_steal_from from every
  *                              other core in turn, from a random start
  *                              (sometimes while their own ring is not empty,
