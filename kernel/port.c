@@ -166,9 +166,14 @@ void hive_port_wait(uint64_t timeout_ns)
             ;
     }
 
+    /* The deadline's interrupt, unless phase 1 ended on a wake: the loop
+     * below then takes it and returns at once, and a deadline armed for
+     * nothing would cost two timer writes and, the comparator left set, a
+     * spurious interrupt later. */
+    bool timed = shallow_timed || (timeout_ns && !atomic_load_explicit(&p->wake, memory_order_relaxed));
     if (shallow_timed)
         hive_timer_park_until_rearmed(deadline);  /* no interrupt left behind */
-    else if (timeout_ns)
+    else if (timed)
         hive_timer_park_until(deadline);
     unsigned long irq = arch_irq_save();
     while (!atomic_exchange(&p->wake, 0) && hive_port_now_ns() < deadline) {
@@ -190,7 +195,7 @@ void hive_port_wait(uint64_t timeout_ns)
         irq = arch_irq_save();
     }
     arch_irq_restore(irq);
-    if (timeout_ns)
+    if (timeout_ns && timed)
         hive_timer_park_until(UINT64_MAX);
 }
 
