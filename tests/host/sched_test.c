@@ -731,19 +731,28 @@ static void *ebusy_producer(void *rounds)
             else if (rc != HIVE_OK)
                 abort();
         }
-        /* A correct run sees n within microseconds. A task idle for a
-         * second with n unseen lost its event (then queue it again, to go
-         * on). The spin reads only ebusy_seen until then. */
+        /* A correct run sees n within microseconds. A task idle with n
+         * unseen has lost its event for good - no queued run can see it -
+         * unless the worker that gave it back is still between its store
+         * of IDLE and the drain's read, held there by the host. So the
+         * wait only decides how soon a loss is seen, and 5 s leaves room
+         * for a host that stalls a thread: a 1 s limit once counted a
+         * loss in the ThreadSanitizer build beside ctest -j2's other
+         * tests, which reruns under heavier load (every CPU busy twice
+         * over) never showed again, nor a task idle for 1 s at all. When
+         * idle that long, queue it again, to go on. Past 20 ms the spin
+         * yields its CPU to the workers. */
         uint64_t since = hive_port_now_ns(), idle_since = 0;
         while (atomic_load(&ebusy_seen) < n) {
             uint64_t now = hive_port_now_ns();
             if (now - since < 20000000ull)
                 continue;
+            sched_yield();
             if (atomic_load(&ebusy_task.state) != 0)
                 idle_since = 0;
             else if (!idle_since)
                 idle_since = now;
-            else if (now - idle_since > 1000000000ull) {
+            else if (now - idle_since > 5000000000ull) {
                 ebusy_lost++;
                 while (hive_spawn(&ebusy_task, ebusy_drain) == HIVE_EBUSY)
                     sched_yield();
