@@ -126,7 +126,15 @@
  * The floor. A wait (wait.c) first shares every latent frame it can (it is
  * about to run other work; its own frames are the best work to offer), then
  * raises the list's floor to its newest frame for its duration: the work the
- * wait runs shares only frames of its own, above the floor. So everything a
+ * wait runs shares only frames of its own, above the floor. A deep wait
+ * shares none: they would go into its deque above the running task's floor,
+ * where the deep wait itself pops (the own-deque rule above) - and run the
+ * second half of an enclosing join nested inside its own first half, a
+ * sibling, not a descendant, breaking the stack bound: a binary join tree
+ * of depth D with a group wait at each leaf nested (D/2 + 1)^2 nodes on
+ * one core instead of D + 1 (tests/host/sched_test.c,
+ * deep_waits_nest_one_path_down_the_tree). They stay latent, to be run
+ * by their joiners; a deep wait offers thieves nothing of its own. So everything a
  * nested task can push is newer than what is under it - the stack bound
  * above depends on that - and frames the wait could not share (a full
  * deque, or past the walk's reach) stay private to their joiner. The frames
@@ -258,10 +266,11 @@ struct hive_join_frame *hive_latent_begin_wait(struct hive_worker *w)
     /* A walk per share, and no buffer of frames on the stack: the list
      * above the floor is about the task's join depth (a walk is bounded by
      * HIVE_LATENT_WALK all the same). Stops at a full deque: the frame
-     * stays latent. */
+     * stays latent. A deep wait shares nothing ("The floor"). */
     unsigned shared = 0;
     struct hive_join_frame *f;
-    while (shared < HIVE_LATENT_SHARE_MAX && (f = oldest_shareable(&w->latent)) && share(w, f))
+    while (!w->wait_deep && shared < HIVE_LATENT_SHARE_MAX && (f = oldest_shareable(&w->latent)) &&
+           share(w, f))
         shared++;
     struct hive_join_frame *floor = w->latent.floor;
     w->latent.floor = w->latent.newest;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* clock_gettime, CLOCK_THREAD_CPUTIME_ID, gettid */
 #include <pthread.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -896,6 +897,82 @@ HIVE_TEST(pulled_task_is_not_stranded_beside_a_parked_core)
         }
     }
     CHECK_EQ(atomic_load(&pair_gave_up), 0);
+}
+
+/* The stack bound of deep waits (join.c, "Waiting"): what runs nested on a
+ * core's stack below its middle follows one path down the task tree. A
+ * binary join tree of depth D whose leaves each spawn a group and wait for
+ * it, built below the stack's middle (the entry first uses 600 KiB of a
+ * 1 MiB stack, so every wait is deep): at most D + 1 tree nodes may be
+ * nested on the core at once. Before deep waits stopped sharing the
+ * enclosing joins' latent frames, a leaf's deep wait popped them from its
+ * own deque and ran siblings inside it: (D/2 + 1)^2 nodes nested. */
+#define BOUND_DEPTH 12u
+static unsigned bound_nest[HIVE_HOST_MAX_CORES], bound_max[HIVE_HOST_MAX_CORES];
+
+static void bound_leaf(void *arg) { (void)arg; }
+
+static void bound_node(void *arg)
+{
+    unsigned c = (unsigned)hive_worker_id();
+    if (++bound_nest[c] > bound_max[c])
+        bound_max[c] = bound_nest[c];
+    uintptr_t d = (uintptr_t)arg;
+    if (d == 0) {
+        struct hive_group g = HIVE_GROUP_INIT;
+        for (int i = 0; i < 2; i++)
+            if (hive_group_spawn_fn(&g, bound_leaf, NULL) != HIVE_OK)
+                abort();
+        if (hive_group_wait(&g) != HIVE_OK)
+            abort();
+    } else if (hive_join(bound_node, (void *)(d - 1), bound_node, (void *)(d - 1)) != HIVE_OK) {
+        abort();
+    }
+    bound_nest[c]--;
+}
+
+static __attribute__((noinline)) void bound_below(size_t burn)
+{
+    volatile char used[64 * 1024];
+    used[0] = 1;
+    if (burn > sizeof used)
+        bound_below(burn - sizeof used);
+    else
+        bound_node((void *)(uintptr_t)BOUND_DEPTH);
+    used[sizeof used - 1] = used[0];
+}
+
+static void bound_entry(void *arg)
+{
+    (void)arg;
+    bound_below(600 * 1024);
+}
+
+static void *bound_thread(void *cores)
+{
+    struct hive_config c = sw_cfg((unsigned)(uintptr_t)cores);
+    return (void *)(uintptr_t)(hive_run(bound_entry, NULL, &c) != HIVE_OK);
+}
+
+HIVE_TEST(deep_waits_nest_one_path_down_the_tree)
+{
+    for (unsigned cores = 1; cores <= 2; cores++) {
+        memset(bound_nest, 0, sizeof bound_nest);
+        memset(bound_max, 0, sizeof bound_max);
+        pthread_attr_t attr;
+        pthread_t th;
+        void *failed;
+        CHECK_EQ(pthread_attr_init(&attr), 0);
+        CHECK_EQ(pthread_attr_setstacksize(&attr, 1024 * 1024), 0);
+        CHECK_EQ(pthread_create(&th, &attr, bound_thread, (void *)(uintptr_t)cores), 0);
+        CHECK_EQ(pthread_join(th, &failed), 0);
+        pthread_attr_destroy(&attr);
+        CHECK(failed == NULL);
+        /* Core 0, the caller's thread, ran every wait deep. */
+        CHECK(bound_max[0] <= BOUND_DEPTH + 1);
+        printf("  %u core(s): at most %u tree nodes nested on core 0 (bound %u)\n", cores,
+               bound_max[0], BOUND_DEPTH + 1);
+    }
 }
 
 #ifndef SCHED_TEST_TSAN
