@@ -45,9 +45,10 @@ int hive_parallel_for(size_t lo, size_t hi, size_t grain,
     if (grain == 0) {
         /* About 8 chunks per worker: enough slack for stealing to balance. */
         size_t chunks = (size_t)hive_scheduler.workers * 8;
-        grain = (hi - lo + chunks - 1) / chunks;
-        if (grain == 0)
-            grain = 1;
+        size_t n = hi - lo;
+        /* Rounded up without n + chunks - 1, which wraps for a range near
+         * SIZE_MAX (a grain of 1: some 2^64 calls). n > 0: grain >= 1. */
+        grain = n / chunks + (n % chunks != 0);
     }
     struct parallel_for loop = {fn, ctx, grain};
     struct parallel_for_range all = {&loop, lo, hi};

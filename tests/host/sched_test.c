@@ -975,6 +975,48 @@ HIVE_TEST(deep_waits_nest_one_path_down_the_tree)
     }
 }
 
+/* hive_parallel_for's own grain over the widest ranges: about 8 chunks a
+ * worker, covering every index once. Its rounding once wrapped for a range
+ * within 8 * workers of SIZE_MAX, to a grain of 1 - some 2^64 calls, which
+ * this case stops after 1000. */
+static atomic_ulong wide_calls, wide_covered;
+
+static void wide_chunk(size_t lo, size_t hi, void *ctx)
+{
+    (void)ctx;
+    if (atomic_fetch_add(&wide_calls, 1) >= 1000) {
+        fprintf(stderr, "parallel_for over a wide range: over 1000 calls (grain wrapped)\n");
+        abort();
+    }
+    atomic_fetch_add(&wide_covered, hi - lo);
+}
+
+static size_t wide_lo, wide_hi;
+
+static void wide_entry(void *arg)
+{
+    (void)arg;
+    if (hive_parallel_for(wide_lo, wide_hi, 0, wide_chunk, NULL) != HIVE_OK)
+        abort();
+}
+
+HIVE_TEST(parallel_for_grain_over_the_widest_ranges)
+{
+    const size_t his[] = {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 6, SIZE_MAX - 15, SIZE_MAX / 2};
+    for (unsigned cores = 1; cores <= 2; cores++) {
+        struct hive_config c = sw_cfg(cores);
+        for (unsigned i = 0; i < sizeof his / sizeof his[0]; i++) {
+            wide_lo = i == 4 ? 7 : 0;
+            wide_hi = his[i];
+            atomic_store(&wide_calls, 0);
+            atomic_store(&wide_covered, 0);
+            CHECK_EQ(hive_run(wide_entry, NULL, &c), HIVE_OK);
+            CHECK(atomic_load(&wide_calls) <= 8 * cores);
+            CHECK(atomic_load(&wide_covered) == wide_hi - wide_lo);
+        }
+    }
+}
+
 #ifndef SCHED_TEST_TSAN
 /* An open run that waits for its next event is idle, not stalled: with the
  * watchdog on (1 s) it sits through 1.5 s without one. In a child process,
