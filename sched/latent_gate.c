@@ -131,9 +131,13 @@ void hive_latent_gate_lock_taken(unsigned core, unsigned held_before)
 
 void hive_latent_gate_lock_released(unsigned core, unsigned held_after)
 {
-    if (closed_by_lock[core] && held_after == closed_at[core]) {
-        hive_latent_gate_reopen(closed_by_lock[core]);
+    struct hive_latent_stack *closed = closed_by_lock[core];
+    if (closed && held_after == closed_at[core]) {
+        /* Forgotten before the reopen: an interrupt in between whose
+         * handler takes and releases a lock must not reopen the gate
+         * inside the handler. */
         closed_by_lock[core] = NULL;
+        hive_latent_gate_reopen(closed);
     }
 }
 #else
