@@ -50,6 +50,8 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
     struct hive_worker *w = hive_self();
     if (!w)
         return HIVE_ESTATE;
+    /* It may run the task at once (a full deque: group_push). */
+    HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     int err = hive_spawn_claim(task, fn);
     if (err != HIVE_OK)
         return err;
@@ -64,6 +66,7 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
     struct hive_worker *w = hive_self();
     if (!w)
         return HIVE_ESTATE;
+    HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start); /* as hive_group_spawn's */
     struct hive_task *t = hive_pool_get(fn, arg);
     if (!t)
         return HIVE_ENOMEM;

@@ -305,7 +305,10 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
 /*
  * A group: spawn tasks into it from task context, then hive_group_wait() runs
  * other work until every one of them has finished. Group tasks go to the
- * core's fork-join deque (newest first locally, oldest first to thieves).
+ * core's fork-join deque (newest first locally, oldest first to thieves);
+ * when that is full (256 tasks waiting there) the spawn runs the task at
+ * once, before it returns - so never spawn into a group while holding a
+ * spinlock (hive/spinlock.h).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
  * returned may be reused. Rule: a group must be waited for by a task of the
  * same run (usually the spawning task, before it returns) - the run counts

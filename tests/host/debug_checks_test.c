@@ -245,7 +245,7 @@ HIVE_TEST(a_join_frame_is_joined_once)
     expect_panic_only_when_broken(join_twice, HIVE_RULE_JOIN_ONCE);
 }
 
-/* ---- no spinlock held across a join, a group wait or a park ---------------- */
+/* ---- no spinlock held across a join, a group spawn or wait, or a park ------- */
 
 static struct hive_spinlock lock = HIVE_SPINLOCK_INIT;
 
@@ -312,6 +312,23 @@ static void group_locked_entry(void *arg)
         hive_spin_unlock(&lock, irq);
 }
 
+/* A group spawn may run its task at once (a full deque), which may join:
+ * checked at every spawn, not only when the deque happens to be full. */
+static void group_spawn_locked_entry(void *arg)
+{
+    int broken = *(int *)arg;
+    struct hive_group g = HIVE_GROUP_INIT;
+    unsigned long irq = 0;
+    if (broken)
+        irq = hive_spin_lock(&lock);
+    if (hive_group_spawn_fn(&g, noop, NULL) != HIVE_OK)
+        _exit(4);
+    if (broken)
+        hive_spin_unlock(&lock, irq);
+    if (hive_group_wait(&g) != HIVE_OK)
+        _exit(4);
+}
+
 /* White-box: the park itself, as a worker that ran out of work would. */
 static void park_locked_entry(void *arg)
 {
@@ -334,6 +351,7 @@ static void park_locked_entry(void *arg)
 static void join_locked(int broken) { run_one_worker(join_locked_entry, &broken); }
 static void join_locked_nested(int broken) { run_one_worker(join_locked_nested_entry, &broken); }
 static void group_locked(int broken) { run_one_worker(group_locked_entry, &broken); }
+static void group_spawn_locked(int broken) { run_one_worker(group_spawn_locked_entry, &broken); }
 static void park_locked(int broken) { run_one_worker(park_locked_entry, &broken); }
 
 HIVE_TEST(no_spinlock_held_across_a_wait_or_park)
@@ -341,6 +359,7 @@ HIVE_TEST(no_spinlock_held_across_a_wait_or_park)
     expect_panic_only_when_broken(join_locked, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(join_locked_nested, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(group_locked, HIVE_RULE_NO_LOCK_HELD);
+    expect_panic_only_when_broken(group_spawn_locked, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(park_locked, HIVE_RULE_NO_LOCK_HELD);
 }
 
