@@ -40,6 +40,7 @@
 #define HIVE_RULE_RING_OWNER "rule broken: only the owner core pushes and pops its ring"
 #define HIVE_RULE_DEQUE_OWNER "rule broken: only the owner core pushes and pops its fork-join deque"
 #define HIVE_RULE_DEQUE_SOLO "rule broken: nobody steals from the fork-join deque of a run of one worker"
+#define HIVE_RULE_RING_SOLO "rule broken: nobody steals from the ring of a run of one worker"
 #define HIVE_RULE_RUN_ONCE "rule broken: a queued task is run by one core, once per spawn"
 #define HIVE_RULE_JOIN_ONCE "rule broken: a join frame is joined once"
 #define HIVE_RULE_LATENT_NESTED "rule broken: joins on one core end in the reverse order they began"

@@ -139,6 +139,13 @@ enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task *
 /* Tasks queued. A hint for everyone: the owner's bottom is exact, but its
  * relaxed top load may miss a steal, so the owner gets an upper bound - 0 from
  * the owner does mean empty. */
-uint32_t hive_deque_len(struct hive_deque *d);
+static inline uint32_t hive_deque_len(struct hive_deque *d)
+{
+    /* relaxed (both): a hint; negative or torn differences read as empty. */
+    uint32_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    int32_t n = (int32_t)(b - t);
+    return n > 0 && n <= (int32_t)HIVE_DEQUE_CAP ? (uint32_t)n : 0;
+}
 
 #endif

@@ -146,14 +146,18 @@ void hive_publish_ring(struct hive_worker *w, struct hive_task *t)
 
 void hive_publish_pulled(struct hive_worker *w, struct hive_task *list)
 {
-    bool spilled = false;
-    while (list) {
-        struct hive_task *t = list;
-        list = t->next; /* read before the push: a thief may take t at once */
-        spilled |= hive_ring_push(&w->queues.ring, t, &hive_scheduler.global);
+    /* In one store of tail: the ring was empty when the pull was sized, so
+     * it has room unless a thief still copies out a batch of it. */
+    if (!hive_ring_push_list(&w->queues.ring, list, HIVE_GLOBAL_BATCH)) {
+        bool spilled = false;
+        while (list) {
+            struct hive_task *t = list;
+            list = t->next; /* read before the push: a thief may take t at once */
+            spilled |= hive_ring_push(&w->queues.ring, t, &hive_scheduler.global);
+        }
+        if (spilled)
+            w->stats.overflows++;
     }
-    if (spilled)
-        w->stats.overflows++;
     notify_own(w);
 }
 

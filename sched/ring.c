@@ -111,6 +111,7 @@
 void hive_ring_init_at(struct hive_ring *r, unsigned owner, uint32_t start)
 {
     r->owner = owner;
+    r->solo = false;
     atomic_init(&r->head, hive_ring_pack(start, start));
     atomic_init(&r->tail, start);
     for (uint32_t i = 0; i < HIVE_RING_CAP; i++)
@@ -124,6 +125,27 @@ uint32_t hive_ring_len(struct hive_ring *r)
     uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
     uint32_t len = tail - hive_ring_real_head(head);
     return len > HIVE_RING_CAP ? 0 : len;
+}
+
+bool hive_ring_push_list(struct hive_ring *r, struct hive_task *list, uint32_t most)
+{
+    HIVE_CHECK_OWNER(r->owner, HIVE_RULE_RING_OWNER);
+    /* relaxed: only this core writes tail. */
+    uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    /* acquire: pairs with the release CAS ending a steal, as in hive_ring_push. */
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
+    if (HIVE_RING_CAP - (tail - hive_ring_steal_head(head)) < most)
+        return false;
+    uint32_t end = tail;
+    for (struct hive_task *t = list; t; t = t->next) {
+        HIVE_CHECK(end - tail < most, "hive_ring_push_list: a list longer than its bound");
+        /* relaxed: published by the release store of tail below; nobody
+         * takes the task before it, so its next is still ours to read. */
+        atomic_store_explicit(&r->slot[end++ & HIVE_RING_MASK], t, memory_order_relaxed);
+    }
+    /* release: pairs with the acquire load of tail in hive_ring_steal_claim. */
+    atomic_store_explicit(&r->tail, end, memory_order_release);
+    return true;
 }
 
 bool hive_ring_push_slow(struct hive_ring *r, struct hive_task *t, struct hive_global *g)
@@ -186,6 +208,8 @@ enum hive_steal_result hive_ring_steal_claim(struct hive_ring *src, struct hive_
 {
     if (src == dst)
         return HIVE_STEAL_EMPTY;
+    /* Its owner's pops do not race with thieves (ring.h). */
+    HIVE_CHECK(!src->solo, HIVE_RULE_RING_SOLO);
     /* The thief fills dst as its owner. */
     HIVE_CHECK_OWNER(dst->owner, HIVE_RULE_RING_OWNER);
     /* relaxed: dst is the caller's own ring; only it writes dst's tail. */

@@ -47,6 +47,11 @@ struct hive_ring {
     _Alignas(HIVE_CACHE_LINE) _Atomic uint64_t head;
     /* Written only by the owner. */
     _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t tail;
+    /* No other core takes from this ring this run (the run has one worker;
+     * interrupt handlers and other threads never touch a ring): the owner's
+     * pop needs no CAS. Set with the owner, between runs; on tail's line,
+     * which every pop reads anyway. */
+    bool solo;
     /* Written only by the owner; thieves read the slots they claimed. */
     _Alignas(HIVE_CACHE_LINE) _Atomic(struct hive_task *) slot[HIVE_RING_CAP];
     /* The owner's core (hive_port_core_id), or HIVE_QUEUE_ANY_OWNER; read
@@ -89,10 +94,25 @@ static inline bool hive_ring_push(struct hive_ring *r, struct hive_task *t, stru
     return hive_ring_push_slow(r, t, g);
 }
 
+/* Owner: queue list (linked through next, NULL-terminated, at most `most`
+ * tasks) at the tail, in order, with one store of tail. False, and nothing
+ * queued, when the ring may lack room for `most`: push them one by one. */
+bool hive_ring_push_list(struct hive_ring *r, struct hive_task *list, uint32_t most);
+
 /* Owner: take the oldest task, or NULL when empty. */
 static inline struct hive_task *hive_ring_pop(struct hive_ring *r)
 {
     HIVE_CHECK_OWNER(r->owner, HIVE_RULE_RING_OWNER);
+    if (r->solo) {
+        /* relaxed (all): nobody else reads or writes this ring this run,
+         * so no steal is in flight (steal head == real head) and head moves
+         * only here. At one worker every spawned task passes here. */
+        uint32_t real = hive_ring_real_head(atomic_load_explicit(&r->head, memory_order_relaxed));
+        if (real == atomic_load_explicit(&r->tail, memory_order_relaxed))
+            return NULL;
+        atomic_store_explicit(&r->head, hive_ring_pack(real + 1, real + 1), memory_order_relaxed);
+        return atomic_load_explicit(&r->slot[real & HIVE_RING_MASK], memory_order_relaxed);
+    }
     /* relaxed: a snapshot that the CAS below validates. */
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
     /* relaxed: only this core writes tail. */

@@ -24,7 +24,7 @@ void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner, bool sol
                        atomic_load_explicit(&q->forkjoin.bottom, memory_order_relaxed),
                HIVE_RULE_QUEUES_EMPTY_AT_START);
     q->ring.owner = q->forkjoin.owner = owner;
-    q->forkjoin.solo = solo;
+    q->ring.solo = q->forkjoin.solo = solo;
 }
 
 void hive_core_queues_adopt(struct hive_core_queues *q)

@@ -47,8 +47,8 @@ void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32
  * reads (only [head, tail) and [top, bottom) are ever read). What an empty
  * run saves: clearing 2 x 256 slots per core, half of its instructions.
  * solo: no other core will take from q until the next reset (a run of one
- * worker), so the owner's deque pops skip what settles a race with thieves
- * (the ring's pop keeps its CAS: without it, no measurable change). */
+ * worker), so the owner's pops skip what settles a race with thieves: the
+ * deque's fence and CAS, the ring's CAS. */
 void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner, bool solo);
 /* The calling core takes q over: its owner has stopped for good (after a
  * run, to move what is left to the global queue). */

@@ -145,11 +145,27 @@ static void deque_solo_stolen(int broken)
     (void)hive_steal_forkjoin(&owned, &stats);
 }
 
+/* The same for the ring: its solo pops skip the CAS that settles a race
+ * with a thief. */
+static void ring_solo_stolen(int broken)
+{
+    static struct hive_core_queues thief;
+    struct hive_core_stats stats = {0};
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_core_queues_reset(&owned, 1, broken);
+    hive_core_queues_init_at(&thief, 0, 0);
+    hive_host_bind_core(1);
+    hive_ring_push(&owned.ring, &loose[0], &spill);
+    hive_host_bind_core(0);
+    (void)hive_steal_from(&owned, &thief, &stats);
+}
+
 HIVE_TEST(only_the_owner_pushes_and_pops_its_ring)
 {
     expect_panic_only_when_broken(ring_push_by, HIVE_RULE_RING_OWNER);
     expect_panic_only_when_broken(ring_pop_by, HIVE_RULE_RING_OWNER);
     expect_panic_only_when_broken(ring_steal_into, HIVE_RULE_RING_OWNER);
+    expect_panic_only_when_broken(ring_solo_stolen, HIVE_RULE_RING_SOLO);
 }
 
 HIVE_TEST(only_the_owner_pushes_and_pops_its_deque)

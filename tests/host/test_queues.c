@@ -320,7 +320,8 @@ HIVE_TEST(ring_steal_refused_no_room)
 }
 
 /* A global pull takes min(len / cores + 1, HIVE_GLOBAL_BATCH), oldest first:
- * one to run, the rest as the caller's private list, in order. */
+ * one to run, the rest as a list for the caller's ring, in order; with no
+ * place for a rest, one. */
 static void expect_list(struct hive_task *l, unsigned from, unsigned n)
 {
     for (unsigned i = 0; i < n; i++, l = l->next)
@@ -356,6 +357,47 @@ HIVE_TEST(take_global_batch_size)
     CHECK_EQ(id(t), 8);
     CHECK(rest == NULL);
     CHECK(hive_global_is_empty(&global));
+    /* No rest wanted (the worker's ring holds work): one task a pull. */
+    for (unsigned i = 0; i < 10; i++)
+        hive_global_push(&global, &tasks[i]);
+    CHECK_EQ(id(hive_take_global(&global, 1, NULL, &stats)), 0);
+    CHECK_EQ(hive_global_len(&global), 9);
+}
+
+/* A pull's rest goes into the ring in one store of tail, in order, across
+ * the indices' wrap; refused, with nothing queued, when the ring may lack
+ * room for the bound (a thief still copying out counts as occupied). */
+HIVE_TEST(ring_push_list)
+{
+    reset(0xFFFFFFF0u);
+    for (unsigned i = 0; i < 30; i++)
+        tasks[100 + i].next = i + 1 < 30 ? &tasks[100 + i + 1] : NULL;
+    CHECK(hive_ring_push_list(&qa.ring, &tasks[100], HIVE_GLOBAL_BATCH));
+    CHECK_EQ(hive_ring_len(&qa.ring), 30);
+    CHECK_EQ(tail_of(&qa.ring), 0xFFFFFFF0u + 30);
+    expect_pops(&qa.ring, 100, 30);
+    CHECK(hive_ring_push_list(&qa.ring, NULL, HIVE_GLOBAL_BATCH)); /* an empty list */
+    CHECK_EQ(hive_ring_len(&qa.ring), 0);
+    /* Too little room: CAP - 8 queued, 8 free, a bound of 9. */
+    fill(&qa.ring, 0, CAP - 8);
+    for (unsigned i = 0; i < 8; i++)
+        tasks[200 + i].next = i + 1 < 8 ? &tasks[200 + i + 1] : NULL;
+    CHECK(!hive_ring_push_list(&qa.ring, &tasks[200], 9));
+    CHECK_EQ(hive_ring_len(&qa.ring), CAP - 8);
+    CHECK(hive_ring_push_list(&qa.ring, &tasks[200], 8));
+    CHECK_EQ(room_of(&qa.ring), 0);
+    /* A thief's claim in flight holds its slots until it finishes. */
+    struct hive_ring_claim c;
+    CHECK_EQ(hive_ring_steal_claim(&qa.ring, &qb.ring, &c), HIVE_STEAL_OK);
+    expect_pops(&qa.ring, c.n, CAP - 8 - c.n);
+    expect_pops(&qa.ring, 200, 8);
+    /* Empty for its owner, yet the next slots at the tail are the claimed
+     * ones (the indices wrapped round to them): no room at all. */
+    CHECK_EQ(hive_ring_len(&qa.ring), 0);
+    CHECK(!hive_ring_push_list(&qa.ring, &tasks[100], 1));
+    CHECK_EQ(id(hive_ring_steal_finish(&qa.ring, &qb.ring, &c)), 0);
+    CHECK(hive_ring_push_list(&qa.ring, &tasks[100], CAP));
+    expect_pops(&qa.ring, 100, 30);
 }
 
 HIVE_TEST(global_fifo_and_batches)
