@@ -69,10 +69,38 @@ int plic_claim(uint32_t *src)
     return *src == 0 ? HIVE_IRQ_NONE : (int)*src;
 }
 
+/*
+ * The PLIC ignores a completion of a source that is not enabled for the
+ * completing context (spec 1.0, "Interrupt Completion"), and the source's
+ * gateway then keeps it in service: it never interrupts again, even once
+ * it is enabled anew. A line can be turned off between its claim and its
+ * completion - a handler detaching its own line, a detach or re-attach
+ * from another core, the dispatcher silencing a line nobody claims. So the
+ * completion looks at the enable bit under route_lock (no route change in
+ * between) and, if it is off, turns it on for the write and off again, as
+ * Linux's PLIC driver does. That delivers nothing: a source routed off has
+ * priority 0, and one routed to another core is enabled here only while
+ * this hart, its interrupts masked in the trap, claims nothing.
+ */
 void plic_complete(uint32_t src)
 {
     /* The handler's device writes (quieting a level-triggered line) reach
      * their device before the PLIC looks at the line again. */
     __asm__ volatile("fence o, o" : : : "memory");
-    *reg(CLAIM(context_of_core[hive_cpu_id()])) = src;
+    unsigned ctx = context_of_core[hive_cpu_id()];
+    unsigned long irq = hive_spin_lock(&route_lock);
+    volatile uint32_t *en = reg(ENABLE(ctx, src));
+    uint32_t bit = 1u << (src % 32), was = *en;
+    if (!(was & bit)) {
+        *en = was | bit;
+        /* In this order at the PLIC (device writes are not ordered among
+         * themselves everywhere: Linux's writel fences the same way). */
+        __asm__ volatile("fence o, o" : : : "memory");
+    }
+    *reg(CLAIM(ctx)) = src;
+    if (!(was & bit)) {
+        __asm__ volatile("fence o, o" : : : "memory");
+        *en = was;
+    }
+    hive_spin_unlock(&route_lock, irq);
 }
