@@ -69,5 +69,32 @@ static inline bool hive_is_stack_guard(uintptr_t va)
 {
     return hive_stack_guard_core(va) >= 0 || hive_irq_stack_guard_core(va) >= 0;
 }
+/* Does one of n slots of `slot` bytes from `slots` (each beginning with its
+ * guard page) begin in [start, end)? */
+static inline bool hive_slot_begins_in(uintptr_t start, uintptr_t end, uintptr_t slots,
+                                       uintptr_t slot, uintptr_t n)
+{
+    uintptr_t first = start <= slots ? 0 : (start - slots + slot - 1) / slot;
+    return first < n && slots + first * slot < end;
+}
+/* Does [start, end) hold a guard page? The MMU code maps a 2 MiB block that
+ * does page by page (inline: it runs with the MMU off, built for it). */
+static inline bool hive_range_has_stack_guard(uintptr_t start, uintptr_t end)
+{
+    return hive_slot_begins_in(start, end, (uintptr_t)hive_stacks, HIVE_STACK_SLOT, HIVE_MAX_CORES) ||
+           hive_slot_begins_in(start, end, (uintptr_t)hive_irq_stacks, HIVE_IRQ_STACK_SLOT,
+                               HIVE_MAX_CORES);
+}
+
+/* How many 2 MiB blocks can hold a guard of one kind of stack: HIVE_MAX_CORES
+ * slots of `slot` bytes in a row touch at most their span's blocks plus one,
+ * and a block holds a guard only if a slot begins in it. For the MMU code's
+ * table pools, sized by the build, not by one board's stacks. */
+#define HIVE_GUARD_BLOCKS_OF(slot)                                                         \
+    ((unsigned long long)HIVE_MAX_CORES * (slot) / (2ull << 20) + 2 < HIVE_MAX_CORES       \
+         ? (unsigned)((unsigned long long)HIVE_MAX_CORES * (slot) / (2ull << 20) + 2)     \
+         : (unsigned)HIVE_MAX_CORES)
+#define HIVE_GUARD_BLOCKS \
+    (HIVE_GUARD_BLOCKS_OF(HIVE_STACK_SLOT) + HIVE_GUARD_BLOCKS_OF(HIVE_IRQ_STACK_SLOT))
 
 #endif

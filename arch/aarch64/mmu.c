@@ -28,7 +28,11 @@ extern char __image_start[], __text_end[], __rodata_end[], __image_end[];
 #define BLOCK       (2ul << 20)
 #define ENTRIES     512
 #define L2_TABLES   4
-#define L3_TABLES   8       /* 2 MiB each: images up to ~14 MiB */
+/* A 2 MiB block that a region does not fill, or that holds a stack guard,
+ * is mapped page by page, one table each: the devices' and the image's
+ * section ends (8 leave room), and the blocks holding guards, which the
+ * build's stacks decide (kernel/cpu.h). */
+#define L3_TABLES   (8 + HIVE_GUARD_BLOCKS)
 
 #define DESC_BLOCK  1ul
 #define DESC_TABLE  3ul
@@ -78,26 +82,14 @@ static uint64_t *l2_entry(uintptr_t va)
     return &l2[(va >> 21) % ENTRIES];
 }
 
-static int overlaps(uintptr_t start, uintptr_t end, const void *area, size_t size)
-{
-    uintptr_t base = (uintptr_t)area;
-    return start < base + size && end > base;
-}
-
-/* Both kinds of stack have guard pages, so both are mapped page by page. */
-static int overlaps_stacks(uintptr_t start, uintptr_t end)
-{
-    return overlaps(start, end, hive_stacks, sizeof hive_stacks) ||
-           overlaps(start, end, hive_irq_stacks, sizeof hive_irq_stacks);
-}
-
 /* Map [start, end) (page aligned) to itself, skipping the stack guards. */
 static void map(uintptr_t start, uintptr_t end, uint64_t attrs)
 {
     uintptr_t va = start;
     while (va < end) {
         uint64_t *l2e = l2_entry(va);
-        if (va % BLOCK == 0 && end - va >= BLOCK && !(*l2e & 1) && !overlaps_stacks(va, va + BLOCK)) {
+        if (va % BLOCK == 0 && end - va >= BLOCK && !(*l2e & 1) &&
+            !hive_range_has_stack_guard(va, va + BLOCK)) {
             *l2e = va | attrs | DESC_BLOCK;
             va += BLOCK;
             continue;

@@ -15,8 +15,10 @@
  * So the number of tables does not grow with the image: besides the root,
  * one level-1 table per GiB that holds anything mapped (QEMU virt: devices,
  * RAM), and one level-0 table per 2 MiB that holds a range's unaligned end
- * or a guard page (QEMU virt: three for devices, up to four at the image's
- * section ends, two for the stacks). 16 tables cover that with room.
+ * (QEMU virt: three for devices, up to four at the image's section ends) or
+ * a guard page - as many as the build's stacks make (kernel/cpu.h: a few
+ * for small stacks, one per core once a slot nears 2 MiB). 12 tables cover
+ * the rest with room.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,7 +49,7 @@
 typedef uint64_t pte_t;
 
 /* The root and the lower tables (the bound is above). */
-#define TABLES 16
+#define TABLES (12 + HIVE_GUARD_BLOCKS)
 static pte_t tables[TABLES][ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 static unsigned tables_used;
 
