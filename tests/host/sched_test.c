@@ -902,8 +902,9 @@ HIVE_TEST(pulled_task_is_not_stranded_beside_a_parked_core)
 /* The stack bound of deep waits (join.c, "Waiting"): what runs nested on a
  * core's stack below its middle follows one path down the task tree. A
  * binary join tree of depth D whose leaves each spawn a group and wait for
- * it, built below the stack's middle (the entry first uses 600 KiB of a
- * 1 MiB stack, so every wait is deep): at most D + 1 tree nodes may be
+ * it, built below the stack's middle (the entry first uses 2.5 MiB of a
+ * 4 MiB stack, so every wait is deep; ThreadSanitizer's frames need more
+ * than 1 MiB left): at most D + 1 tree nodes may be
  * nested on the core at once. Before deep waits stopped sharing the
  * enclosing joins' latent frames, a leaf's deep wait popped them from its
  * own deque and ran siblings inside it: (D/2 + 1)^2 nodes nested. */
@@ -945,7 +946,7 @@ static __attribute__((noinline)) void bound_below(size_t burn)
 static void bound_entry(void *arg)
 {
     (void)arg;
-    bound_below(600 * 1024);
+    bound_below(2560 * 1024);
 }
 
 static void *bound_thread(void *cores)
@@ -963,7 +964,7 @@ HIVE_TEST(deep_waits_nest_one_path_down_the_tree)
         pthread_t th;
         void *failed;
         CHECK_EQ(pthread_attr_init(&attr), 0);
-        CHECK_EQ(pthread_attr_setstacksize(&attr, 1024 * 1024), 0);
+        CHECK_EQ(pthread_attr_setstacksize(&attr, 4096 * 1024), 0);
         CHECK_EQ(pthread_create(&th, &attr, bound_thread, (void *)(uintptr_t)cores), 0);
         CHECK_EQ(pthread_join(th, &failed), 0);
         pthread_attr_destroy(&attr);
