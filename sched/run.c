@@ -290,6 +290,7 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     for (unsigned i = 0; i < workers; i++)
         worker_reset(&hive_workers[i], i, t0);
     hive_watchdog_setup(workers, t0);
+    HIVE_TRACE_RUN_BEGIN(workers);
     /* A check every quarter of the limit: a stuck task is reported between
      * limit and 1.25 limit after it began (watchdog.c). */
     hive_port_watch(c.watchdog_ns / 4, hive_watchdog_check);

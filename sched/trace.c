@@ -55,6 +55,14 @@ void hive_trace_core_begin(void)
     hive_port_irq_restore(irq);
 }
 
+void hive_trace_run_begin(unsigned workers)
+{
+    /* No core records between runs (on is false), so the caller of
+     * hive_run may clear every buffer of the run's cores. */
+    for (unsigned i = 0; i < workers && i < HIVE_MAX_CORES; i++)
+        cores[i].n = cores[i].dropped = 0;
+}
+
 void hive_trace_core_end(void)
 {
     struct trace_core *c = &cores[hive_port_core_id()];

@@ -100,6 +100,10 @@ void hive_trace_emit(unsigned kind, uint64_t a, uint64_t b);
 /* The calling core starts recording into an empty buffer / stops. */
 void hive_trace_core_begin(void);
 void hive_trace_core_end(void);
+/* hive_run's setup: every core of the run starts with an empty buffer, also
+ * one whose worker never starts (the host port withdraws a core that has
+ * not taken a run by its end), which would dump the last run's events. */
+void hive_trace_run_begin(unsigned workers);
 /* Core `core`'s buffer after the run: its events, how many, and how many were
  * dropped when it was full. */
 const struct hive_trace_event *hive_trace_core_events(unsigned core, uint32_t *n,
@@ -112,6 +116,7 @@ void hive_trace_run_end(void);
 #define HIVE_TRACE_CORE_BEGIN() hive_trace_core_begin()
 #define HIVE_TRACE_CORE_END() hive_trace_core_end()
 #define HIVE_TRACE_RUN_END() hive_trace_run_end()
+#define HIVE_TRACE_RUN_BEGIN(n) hive_trace_run_begin(n)
 
 #else
 
@@ -119,6 +124,7 @@ void hive_trace_run_end(void);
 #define HIVE_TRACE_CORE_BEGIN()
 #define HIVE_TRACE_CORE_END()
 #define HIVE_TRACE_RUN_END()
+#define HIVE_TRACE_RUN_BEGIN(n)
 
 #endif
 
