@@ -353,9 +353,16 @@ int hive_stop(void)
      * when a task, an interrupt handler and an outside thread race. It reads
      * open only while the run holds it: hive_run sets open before the run
      * goes RUNNING, and open is cleared only here. */
-    if (!atomic_exchange(&hive_scheduler.open, false))
+    /* Counted as deferred from before open is cleared until the hold is
+     * given back: a stopper held up in between (a preempted thread) leaves
+     * the run idle, not stalled, to the watchdog (open = false, count 1). */
+    atomic_fetch_add_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
+    if (!atomic_exchange(&hive_scheduler.open, false)) {
+        atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
         return HIVE_ESTATE;
+    }
     hive_outstanding_sub_anywhere(1); /* the hold: ends the run if nothing else is left */
+    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
     return HIVE_OK;
 }
 

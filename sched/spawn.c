@@ -106,8 +106,8 @@ void hive_spawn_count(void)
 
 static void uncount(void)
 {
-    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
     hive_outstanding_sub_anywhere(1);
+    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
 }
 
 /* Make a counted task visible to the cores that may run it. */
@@ -142,8 +142,8 @@ static void queue(struct hive_task *task)
 
 void hive_spawn_queue(struct hive_task *task)
 {
-    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
     publish(hive_self(), task);
+    atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
 }
 
 int hive_spawn_unclaim(struct hive_task *task)

@@ -31,9 +31,14 @@
  * stopping.
  *
  * Stalls. A run stalls when for the whole limit no core runs a task, none
- * finishes one, and still the run counts tasks as outstanding that are not
+ * finishes one, and still the run counts tasks as outstanding beyond those
  * waiting for a timer (hive_scheduler.deferred: hive_after's pending tasks,
- * spawn.c): a lost wake-up, or a wait whose work will never finish. Which
+ * spawn.c) and an open run's hold: a lost wake-up, or a wait whose work
+ * will never finish - also while some timer is pending, which once turned
+ * the check off. Whoever takes a count off or queues a deferred task
+ * lowers `deferred` only after, and hive_stop counts itself as deferred
+ * from before it clears `open` until the hold is given back: a caller held
+ * up between the two (a preempted thread) never looks like a stall. Which
  * check looks at that is decided by `progress_busy`; the one that holds it
  * keeps the sum of `finished` and since when it has not changed. A core
  * running a task that said it runs forever keeps the run alive by design:
@@ -194,12 +199,13 @@ static void report_stall(uint64_t still_ns, uint64_t limit)
     /* relaxed: a figure for the report. */
     unsigned long outstanding =
         atomic_load_explicit(&hive_scheduler.outstanding, memory_order_relaxed);
+    unsigned long deferred = atomic_load_explicit(&hive_scheduler.deferred, memory_order_relaxed);
     snprintf(msg, sizeof msg,
              "run stalled: no task has run or finished on any core for %" PRIu64
              " ms (watchdog limit %" PRIu64 " ms) while %lu counted tasks are outstanding"
-             " (or held as credits by awake cores)"
-             " and no timer is pending: a lost wake-up, or a wait whose work never ends%s",
-             ms(still_ns), ms(limit), outstanding, by);
+             " (or held as credits by awake cores), %lu of them waiting for timers:"
+             " a lost wake-up, or a wait whose work never ends%s",
+             ms(still_ns), ms(limit), outstanding, deferred, by);
     /* The run is the boot core's: it called hive_run and waits for it. */
     hive_port_panic_core(0, msg);
 }
@@ -213,12 +219,12 @@ static void check_progress(uint64_t now, uint64_t limit, bool running, uint64_t 
         return;
     /* relaxed, both: a pending timer or an outstanding task must be there
      * for a whole limit, over several checks, before they matter. */
-    bool waits_for_timer = atomic_load_explicit(&hive_scheduler.deferred, memory_order_relaxed) != 0;
+    unsigned long deferred = atomic_load_explicit(&hive_scheduler.deferred, memory_order_relaxed);
     /* An open run's hold is no work: an open run with nothing else to do is
      * idle, waiting for its events, not stalled. */
     unsigned long hold = atomic_load_explicit(&hive_scheduler.open, memory_order_relaxed) ? 1 : 0;
-    bool has_work = atomic_load_explicit(&hive_scheduler.outstanding, memory_order_relaxed) > hold;
-    if (running || waits_for_timer || !has_work || finished != progress_finished) {
+    bool has_work = atomic_load_explicit(&hive_scheduler.outstanding, memory_order_relaxed) > hold + deferred;
+    if (running || !has_work || finished != progress_finished) {
         progress_finished = finished;
         if (now > progress_since)
             progress_since = now;

@@ -215,10 +215,28 @@ static void wait_for_nothing(void *p)
 
 static void stall_body(void) { run_or_exit(wait_for_nothing, 2, CAUGHT_LIMIT); }
 
-HIVE_TEST(stalled_run_is_reported)
+/* The same while a timer is pending (a task claimed and counted as
+ * hive_after's is, never queued): the timer's task is no excuse for the
+ * wait's. */
+static struct hive_task pending_timer;
+static void pending_timer_fn(struct hive_task *t) { (void)t; }
+
+static void wait_for_nothing_beside_a_timer(void *p)
+{
+    CHECK_EQ(hive_spawn_claim(&pending_timer, pending_timer_fn), HIVE_OK);
+    hive_spawn_count();
+    wait_for_nothing(p);
+}
+
+static void stall_beside_timer_body(void)
+{
+    run_or_exit(wait_for_nothing_beside_a_timer, 2, CAUGHT_LIMIT);
+}
+
+static void expect_stall_report(void (*body)(void))
 {
     int status = 0;
-    const char *err = in_child(stall_body, &status);
+    const char *err = in_child(body, &status);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
     const char *want = "hive: panic: core 0: run stalled: no task has run or finished on any "
                        "core for ";
@@ -233,6 +251,12 @@ HIVE_TEST(stalled_run_is_reported)
         printf("  child's stderr: %s\n", err);
     else
         printf("  %.*s\n", (int)strcspn(line, "\n"), line);
+}
+
+HIVE_TEST(stalled_run_is_reported)
+{
+    expect_stall_report(stall_body);
+    expect_stall_report(stall_beside_timer_body);
 }
 
 /* ---- what must not be reported ------------------------------------------------ */
