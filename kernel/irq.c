@@ -7,6 +7,7 @@
  * The arch completes the line after.
  */
 #include <stdatomic.h>
+#include <stdbool.h>
 
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
@@ -22,9 +23,11 @@
  * or attach anew). So device() counts itself in `running` before it looks,
  * and detach, once the handler is gone, waits for `running` to drop to zero
  * - a store-then-load handshake (docs/ordering.md): device() adds itself,
- * then reads fn; detach clears fn, then reads running. Either device() finds
- * no handler, or detach waits for it. An attach after detach therefore
- * never writes arg under a handler still reading the old one.
+ * then reads fn; detach takes fn away, then reads running. Either device()
+ * finds no handler, or detach waits for it. While it waits the line's fn is
+ * DETACHING, not NULL: an attach meanwhile (another core) is refused, so
+ * none writes arg under a handler still reading the old one; detach clears
+ * fn once no handler runs.
  */
 struct irq_line {
     _Atomic(hive_irq_handler *) fn;
@@ -37,8 +40,13 @@ struct irq_line {
 struct irq_core {
     _Alignas(64) _Atomic uint64_t n[4];    /* counts, by source kind */
     unsigned depth;                         /* handlers running (0 or 1) */
-    unsigned line;                          /* the device line it runs, if depth */
+    unsigned line;                          /* the device line device() is in, else HIVE_IRQ_LINES */
 };
+
+/* A line's fn while detach waits for its handlers: busy to attach, no
+ * handler to device(). Never called. */
+static void detaching(unsigned irq, void *arg) { (void)irq, (void)arg; }
+#define DETACHING (&detaching)
 
 static struct irq_line lines[HIVE_IRQ_LINES];
 static struct irq_core cores[HIVE_MAX_CORES];
@@ -62,6 +70,7 @@ void hive_irq_init(void)
 
 void hive_irq_cpu_init(void)
 {
+    cores[hive_cpu_id()].line = HIVE_IRQ_LINES;
     hive_timer_cpu_init();
     arch_irq_init_cpu();
     board_irq_init_cpu(hive_cpu_id());
@@ -72,7 +81,8 @@ static void device(unsigned irq)
 {
     if (irq < HIVE_IRQ_LINES) {
         struct irq_line *l = &lines[irq];
-        cores[hive_cpu_id()].line = irq;
+        struct irq_core *c = &cores[hive_cpu_id()];
+        c->line = irq;
         /* relaxed, then the fence: our half of the handshake with detach
          * (the top) - counted, then the look. */
         atomic_fetch_add_explicit(&l->running, 1, memory_order_relaxed);
@@ -81,14 +91,16 @@ static void device(unsigned irq)
          * handler's arg is the one attached with it (no later attach writes
          * it while we are counted). */
         hive_irq_handler *fn = atomic_load_explicit(&l->fn, memory_order_acquire);
-        if (fn) {
+        bool handled = fn && fn != DETACHING;
+        if (handled) {
             count(C_DEVICE);
             fn(irq, l->arg);
         }
+        c->line = HIVE_IRQ_LINES; /* a timer callback after us is no handler of irq */
         /* release: pairs with detach's acquire look at running, so the
          * handler's accesses to arg come before detach returns. */
         atomic_fetch_sub_explicit(&l->running, 1, memory_order_release);
-        if (fn)
+        if (handled)
             return;
     }
     /* Nobody wants it (detached meanwhile, or never routed here): turn it
@@ -96,7 +108,8 @@ static void device(unsigned irq)
      * been attached again since our look, maybe on another core: turning
      * it off then would silence the new handler's line for good (a route
      * off disables the line for every core). The look again is under
-     * attach_lock, which every attach and detach holds. */
+     * attach_lock, which every attach and detach holds. (A line being
+     * detached is off already.) */
     count(C_UNHANDLED);
     if (irq < HIVE_IRQ_LINES) {
         unsigned long saved = hive_spin_lock(&attach_lock);
@@ -154,15 +167,15 @@ int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
     return err;
 }
 
-/* After detach cleared the line's handler: wait until no device() call that
- * may have found it is still inside (the top) - but for the caller itself,
- * when it is that line's handler. Out of attach_lock: a handler on another
- * core may be attaching or detaching a line itself. */
+/* After detach took the line's handler away: wait until no device() call
+ * that may have found it is still inside (the top) - but for the caller
+ * itself, when it is that line's handler (device() is inside for irq on
+ * this core). Out of attach_lock: a handler on another core may be
+ * attaching or detaching a line itself. */
 static void wait_for_handlers(unsigned irq)
 {
-    struct irq_core *me = &cores[hive_cpu_id()];
-    unsigned self = me->depth != 0 && me->line == irq;
-    /* Detach's half of the handshake: fn cleared, then the look. */
+    unsigned self = cores[hive_cpu_id()].line == irq;
+    /* Detach's half of the handshake: fn taken away, then the look. */
     atomic_thread_fence(memory_order_seq_cst);
     /* acquire: pairs with the release decrement in device(). */
     while (atomic_load_explicit(&lines[irq].running, memory_order_acquire) > self)
@@ -176,17 +189,22 @@ int hive_irq_detach(unsigned irq)
     int err = HIVE_OK;
     unsigned long saved = hive_spin_lock(&attach_lock);
     /* relaxed: attach_lock orders every writer of fn. */
-    if (!atomic_load_explicit(&lines[irq].fn, memory_order_relaxed)) {
+    hive_irq_handler *fn = atomic_load_explicit(&lines[irq].fn, memory_order_relaxed);
+    if (!fn || fn == DETACHING) {
         err = HIVE_EINVAL;
     } else {
         /* Line off first, so no new interrupt looks for the handler. */
         board_irq_route(irq, lines[irq].core, false);
-        atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed);
+        atomic_store_explicit(&lines[irq].fn, DETACHING, memory_order_relaxed);
     }
     hive_spin_unlock(&attach_lock, saved);
-    if (err == HIVE_OK)
-        wait_for_handlers(irq);
-    return err;
+    if (err != HIVE_OK)
+        return err;
+    wait_for_handlers(irq);
+    saved = hive_spin_lock(&attach_lock);
+    atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed);
+    hive_spin_unlock(&attach_lock, saved);
+    return HIVE_OK;
 }
 
 bool hive_in_interrupt(void)

@@ -33,7 +33,8 @@ typedef void hive_irq_handler(unsigned irq, void *arg);
  * riscv64, GIC INTID on aarch64) to the calling core and run handler(irq,
  * arg) on every interrupt from it.
  *   HIVE_EINVAL  handler is NULL, or irq is not a device line of this board.
- *   HIVE_EBUSY   irq already has a handler.
+ *   HIVE_EBUSY   irq already has a handler (or its detach, on another core,
+ *                is still waiting for the handler to finish).
  */
 HIVE_MUST_CHECK int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
 
@@ -42,7 +43,8 @@ HIVE_MUST_CHECK int hive_irq_attach(unsigned irq, hive_irq_handler *handler, voi
  * running on any core and will not be called again (from inside the handler
  * itself: at once), so arg is the caller's again and irq may be attached
  * anew. It waits for a handler running on another core: never call it
- * holding a spinlock that handler takes.
+ * holding a spinlock that handler takes, nor from a handler for a line
+ * whose handler may in turn be detaching this one's.
  *   HIVE_EINVAL  irq has no handler.
  */
 HIVE_MUST_CHECK int hive_irq_detach(unsigned irq);

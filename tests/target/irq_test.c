@@ -129,9 +129,12 @@ HIVE_TEST(device_storm_each_interrupt_once)
  * caller may free arg or attach anew). The handler then detaches its own
  * line from inside - at once, waiting for nobody. */
 struct slow_line {
-    atomic_bool attached, inside, finished, released;
+    atomic_bool attached, inside, finished, released, detaching;
     atomic_int detach_rc, self_detach_rc;
     atomic_bool finished_at_detach;
+    /* Core 2: an attach while the detach waits for the handler must be
+     * refused (1: it was, 2: it was not, 0: it came too late to tell). */
+    atomic_int attach_during_detach;
     unsigned rounds;
 };
 
@@ -174,9 +177,24 @@ static void slow_line_core(void *arg)
     } else if (hive_cpu_id() == 0) {
         while (!atomic_load(&l->inside))
             hive_port_cpu_relax();
+        atomic_store(&l->detaching, true);
         atomic_store(&l->detach_rc, hive_irq_detach((unsigned)line));
         atomic_store(&l->finished_at_detach, atomic_load(&l->finished));
         atomic_store(&l->released, true);
+    } else if (hive_cpu_id() == 2) {
+        /* Attach the line anew while core 0's detach waits for core 1's
+         * handler: its arg would be written under that handler. Only an
+         * attach that returned while the handler still ran tells. */
+        while (!atomic_load(&l->detaching))
+            hive_port_cpu_relax();
+        uint64_t end = hive_now_ns() + MS(5);
+        while (hive_now_ns() < end)
+            hive_port_cpu_relax();
+        int rc = hive_irq_attach((unsigned)line, on_slow, NULL);
+        bool still_inside = !atomic_load(&l->finished);
+        atomic_store(&l->attach_during_detach, !still_inside ? 0 : rc == HIVE_EBUSY ? 1 : 2);
+        if (rc == HIVE_OK && hive_irq_detach((unsigned)line) != HIVE_OK)
+            hive_panic("detach_waits_for_a_running_handler: core 2's detach failed");
     }
 }
 
@@ -193,12 +211,91 @@ HIVE_TEST(detach_waits_for_a_running_handler)
     atomic_store(&slow.released, false);
     atomic_store(&slow.detach_rc, 1);
     atomic_store(&slow.self_detach_rc, 1);
+    atomic_store(&slow.detaching, false);
+    atomic_store(&slow.attach_during_detach, 0);
     hive_smp_call_all(slow_line_core, &slow);
+    CHECK(atomic_load(&slow.attach_during_detach) != 2);
+    if (hive_cpu_count() >= 3)
+        printf("figure: attach during a detach's wait: %s\n",
+               (const char *[]){"too late to tell", "refused", "taken"}[atomic_load(&slow.attach_during_detach)]);
     CHECK_EQ(atomic_load(&slow.detach_rc), HIVE_OK);
     CHECK(atomic_load(&slow.finished_at_detach));
     CHECK_EQ(atomic_load(&slow.self_detach_rc), HIVE_OK);
     CHECK_EQ(slow.rounds, 2);
     /* Both detaches took: the line is free. */
+    CHECK_EQ(hive_irq_detach((unsigned)line), HIVE_EINVAL);
+    watchdog_disarm();
+}
+
+/* The same detach from a timer callback on core 0 (interrupt context, but no
+ * handler of the line) right after core 0 itself handled the line: it must
+ * wait for core 1's handler all the same. */
+static struct slow_line slow2;
+static atomic_bool timer_detached;
+
+static void on_quick(unsigned irq, void *arg)
+{
+    (void)irq;
+    board_test_irq_ack();
+    atomic_store((atomic_bool *)arg, true);
+}
+
+static void detach_from_timer(void *arg)
+{
+    struct slow_line *l = arg;
+    atomic_store(&l->detach_rc, hive_irq_detach((unsigned)board_test_irq()));
+    atomic_store(&l->finished_at_detach, atomic_load(&l->finished));
+    atomic_store(&timer_detached, true);
+}
+
+static void timer_detach_core(void *arg)
+{
+    struct slow_line *l = arg;
+    int line = board_test_irq();
+    if (hive_cpu_id() == 0) {
+        /* Core 0 handles the line once, then gives it to core 1. */
+        atomic_bool quick = false;
+        if (hive_irq_attach((unsigned)line, on_quick, &quick) != HIVE_OK)
+            hive_panic("detach_from_a_timer_callback_waits: attach failed");
+        board_test_irq_raise();
+        while (!atomic_load(&quick))
+            hive_port_cpu_relax();
+        if (hive_irq_detach((unsigned)line) != HIVE_OK)
+            hive_panic("detach_from_a_timer_callback_waits: detach failed");
+        atomic_store(&l->released, true);
+        while (!atomic_load(&l->inside))
+            hive_port_cpu_relax();
+        if (hive_after_irq(1, detach_from_timer, l) != HIVE_OK)
+            hive_panic("detach_from_a_timer_callback_waits: no timer");
+        while (!atomic_load(&timer_detached))
+            hive_port_cpu_relax();
+    } else if (hive_cpu_id() == 1) {
+        while (!atomic_load(&l->released))
+            hive_port_cpu_relax();
+        l->rounds = 0;
+        if (hive_irq_attach((unsigned)line, on_slow, l) != HIVE_OK)
+            hive_panic("detach_from_a_timer_callback_waits: attach failed");
+        board_test_irq_raise();
+        while (!atomic_load(&timer_detached))
+            hive_port_cpu_relax();
+    }
+}
+
+HIVE_TEST(detach_from_a_timer_callback_waits)
+{
+    int line = board_test_irq();
+    if (line < 0 || hive_cpu_count() < 2)
+        return;
+    watchdog_arm("detach_from_a_timer_callback_waits", MS(60000));
+    atomic_store(&slow2.inside, false);
+    atomic_store(&slow2.finished, false);
+    atomic_store(&slow2.released, false);
+    atomic_store(&slow2.detach_rc, 1);
+    atomic_store(&slow2.finished_at_detach, false);
+    atomic_store(&timer_detached, false);
+    hive_smp_call_all(timer_detach_core, &slow2);
+    CHECK_EQ(atomic_load(&slow2.detach_rc), HIVE_OK);
+    CHECK(atomic_load(&slow2.finished_at_detach));
     CHECK_EQ(hive_irq_detach((unsigned)line), HIVE_EINVAL);
     watchdog_disarm();
 }
