@@ -64,7 +64,10 @@ function(hive_add_target_test name)
     add_test(NAME ${name}.c${n}
       COMMAND ${HIVE_ROOT}/tools/run-image --board ${HIVE_BOARD} --cores ${n}
               --timeout ${T_TIMEOUT} ${extra} $<TARGET_FILE:${name}> ${T_QEMU_ARGS})
-    set_tests_properties(${name}.c${n} PROPERTIES TIMEOUT ${T_TIMEOUT}
+    # ctest waits longer than run-image, which must end first with its own
+    # verdict: -k 5 after its timeout, then the symbolised panic lines.
+    math(EXPR _ctest_timeout "${T_TIMEOUT} + 15")
+    set_tests_properties(${name}.c${n} PROPERTIES TIMEOUT ${_ctest_timeout}
       LABELS "target;${HIVE_BOARD}")
   endforeach()
 endfunction()
@@ -86,7 +89,8 @@ function(hive_board_run name image cores env)
   add_test(NAME ${name}.c${cores}
     COMMAND ${HIVE_ROOT}/tools/run-image --board ${HIVE_BOARD} --cores ${cores}
             --timeout ${R_TIMEOUT} ${R_UNPARSED_ARGUMENTS} $<TARGET_FILE:${image}> ${R_QEMU_ARGS})
-  set_tests_properties(${name}.c${cores} PROPERTIES TIMEOUT ${R_TIMEOUT} ENVIRONMENT "${env}"
+  math(EXPR _ctest_timeout "${R_TIMEOUT} + 15") # after run-image's own (hive_add_target_test)
+  set_tests_properties(${name}.c${cores} PROPERTIES TIMEOUT ${_ctest_timeout} ENVIRONMENT "${env}"
     LABELS "target;${HIVE_BOARD}")
 endfunction()
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# tools/run-image's verdict against stand-in boards whose "QEMU" is a shell
+# script: every way a run can end that is no pass must fail, whatever the
+# status QEMU returned - a panic line with status 0 (a board whose exit path
+# lost the status), a board saying it stopped without its exit status, QEMU
+# ending on a signal (it exits 0 on SIGTERM, SIGINT and SIGHUP), QEMU killed
+# (not a timeout), a reader that stops reading run-image's output (the
+# checks must see the whole log) - and a run that passes must pass.
+#
+#   tests/tools/run_image_verdicts.sh SOURCE_DIR
+. "$(dirname "$0")/lib.sh"
+src=${1:?usage: run_image_verdicts.sh SOURCE_DIR}
+
+tree=$tmp/tree
+mkdir -p "$tree/tools"
+cp "$src/tools/run-image" "$src/tools/drop-firmware-banner" "$tree/tools/"
+# board NAME BODY: a board whose qemu script runs BODY (sh) after hive's
+# first line; $2 is the core count run-image passes.
+board() {
+  mkdir -p "$tree/boards/$1"
+  printf 'set(HIVE_ARCH none)\nset(HIVE_MAX_CORES 4)\n' >"$tree/boards/$1/board.cmake"
+  printf '#!/bin/sh\necho "hive: $2 cores online (stand-in)"\n%s\n' "$2" >"$tree/boards/$1/qemu"
+  chmod +x "$tree/boards/$1/qemu"
+}
+board pass 'echo "all good"; exit 0'
+board panic_status_0 'echo "panic: core 1: rule broken"; exit 0'
+board lost_status 'echo "board: no semihosting, powering off without the exit status"; exit 0'
+board signalled 'echo "qemu-system-aarch64: terminating on signal 15 from pid 1 (sh)"; exit 0'
+board killed 'kill -KILL $$'
+board hangs 'sleep 30'
+board long_then_broken 'i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i + 1)); done; echo "<<a<<b>>c>>"; exit 0'
+board panics 'echo "panic: core 0: stack overflow"; exit 1'
+touch "$tmp/image.elf"
+ri() { "$tree/tools/run-image" --cores 2 --board "$@" "$tmp/image.elf"; }
+
+expect passes 0 'all good' -- ri pass
+expect panic_with_status_0 1 'FAILED: the image panicked \(exit status 0\)' -- ri panic_status_0
+expect status_lost 1 'FAILED: the board stopped without its exit status' -- ri lost_status
+expect qemu_signalled 1 'FAILED: QEMU ended on a signal' -- ri signalled
+expect qemu_killed 1 'FAILED: QEMU was killed by signal 9' -- ri killed
+expect hang_times_out 124 'FAILED: no exit within 2s' -- ri hangs --timeout 2
+expect expected_panic 0 'failed as expected' -- ri panics --expect-fail 'stack overflow'
+# The reader takes one line and goes: the log must still be whole, and the
+# interleaved line at its end found.
+truncated() { ri long_then_broken | head -n 1; return "${PIPESTATUS[0]}"; }
+expect reader_gone 1 'console lines interleaved' -- truncated
+finish
