@@ -16,10 +16,10 @@
  *                               claimed, a second spawn fails with HIVE_EBUSY.
  *   then either
  *     hive_spawn_unclaim(task)  the spawn is off: the task is idle again
- *                               (HIVE_OK) - unless a spawn of it was refused
- *                               meanwhile, which was promised a run: then it
- *                               is counted and queued as hive_spawn does
- *                               (HIVE_EBUSY);
+ *                               (HIVE_OK) - unless a hive_spawn of it was
+ *                               refused meanwhile, which was promised a run:
+ *                               then it is counted and queued as hive_spawn
+ *                               does (HIVE_EBUSY);
  *   or
  *     hive_spawn_count()        the run (or the next, outside a run) now lasts
  *                               until the task has run; and later, once,
@@ -29,9 +29,10 @@
  *     or, instead of queueing it, if the spawn is called off:
  *       hive_spawn_cancel(task) the task is idle again and its count given
  *                               back as if it had run - if it was the last,
- *                               the run ends (HIVE_OK); or, if a spawn of it
- *                               was refused meanwhile, it is queued on its
- *                               count as hive_spawn_queue does (HIVE_EBUSY).
+ *                               the run ends (HIVE_OK); or, if a hive_spawn
+ *                               of it was refused meanwhile, it is queued on
+ *                               its count as hive_spawn_queue does
+ *                               (HIVE_EBUSY).
  *
  * Count before the task can be queued: a task that runs and finishes before
  * it was counted would end the run early. From hive_spawn_count until it is

@@ -27,17 +27,22 @@
  *
  * The queued run a refusal counts on may be called off: hive_after claims
  * the task before it has a timer and gives it back if it gets none, and
- * hive_after_cancel gives back a task whose timer has not fired. A refusal
- * therefore marks the state (QUEUED | REFUSED), and a claim given back with
- * the mark on is queued after all, as a spawn: no refused caller waits for
- * a run that never comes. The worker's store of IDLE clears the mark; only
- * a claim that was never queued reads it.
+ * hive_after_cancel gives back a task whose timer has not fired. A refused
+ * hive_spawn therefore marks the state (QUEUED | REFUSED), and a claim given
+ * back with the mark on is queued after all, as a spawn: no refused caller
+ * waits for a run that never comes. The worker's store of IDLE clears the
+ * mark; only a claim that was never queued reads it. Only hive_spawn's
+ * refusal marks: it asked for a run now. A refused hive_after asked for one
+ * at a deadline, and a cancel that ran the task at once would run it before
+ * any deadline anyone set (a timeout that fires on its disarm); a refused
+ * group spawn promises nothing (hive.h).
  */
 #include "sched/sched.h"
 
 #include "sched/sched_internal.h"
 
-int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
+/* hive_spawn_claim, and for hive_spawn (promise) the refusal's mark. */
+static int claim(struct hive_task *task, void (*fn)(struct hive_task *task), bool promise)
 {
     if (!task || !fn)
         return HIVE_EINVAL;
@@ -63,7 +68,7 @@ int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
          * their acquire, so the run they queue sees what our caller wrote.
          * relaxed on failure: the state moved (the task ran, or another
          * refusal marked it); look again. */
-        if (state & HIVE_TASK_REFUSED)
+        if (!promise || (state & HIVE_TASK_REFUSED))
             return HIVE_EBUSY;
         if (atomic_compare_exchange_strong_explicit(&task->state, &state,
                                                     state | HIVE_TASK_REFUSED,
@@ -74,6 +79,11 @@ int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
     task->group = NULL;
     task->kind = HIVE_TASK_COUNTED;
     return HIVE_OK;
+}
+
+int hive_spawn_claim(struct hive_task *task, void (*fn)(struct hive_task *task))
+{
+    return claim(task, fn, false);
 }
 
 /* Give a claimed, never queued task back: idle again if no spawn of it was
@@ -100,8 +110,10 @@ static bool give_back(struct hive_task *task)
  */
 void hive_spawn_count(void)
 {
-    hive_outstanding_add(NULL);
+    /* Deferred first, as every step here covers the gap it opens (the
+     * watchdog, sched/watchdog.c, "Stalls"). */
     atomic_fetch_add_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
+    hive_outstanding_add(NULL);
 }
 
 static void uncount(void)
@@ -169,7 +181,7 @@ int hive_spawn_cancel(struct hive_task *task)
 
 int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))
 {
-    int err = hive_spawn_claim(task, fn);
+    int err = claim(task, fn, true);
     if (err != HIVE_OK)
         return err;
     queue(task);

@@ -244,7 +244,7 @@ unsigned hive_core_count(void);
  *                that queued run sees everything the caller wrote before
  *                this call, so one task can drain what many events left.
  *                If that run is called off (hive_after_cancel), the task is
- *                queued anyway.
+ *                queued anyway (a refused hive_after promises no such run).
  */
 HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 

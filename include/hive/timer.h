@@ -38,9 +38,9 @@ uint64_t hive_now_ns(void);
  *   HIVE_EBUSY   task is still queued (spawned, or its hive_after pending).
  *   HIVE_ENOMEM  the calling core already holds HIVE_TIMERS_PER_CORE timers
  *                (a build option of hive: hive/limits.h, docs/limits.md).
- *                The task is left idle - unless a spawn of it was refused in
- *                the moment hive_after held it: then it is queued for that
- *                spawn, as hive_after_cancel does.
+ *                The task is left idle - unless a hive_spawn of it was
+ *                refused in the moment hive_after held it: then it is
+ *                queued for that spawn, as hive_after_cancel does.
  */
 HIVE_MUST_CHECK int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(struct hive_task *task));
 
@@ -49,11 +49,12 @@ HIVE_MUST_CHECK int hive_after(uint64_t ns, struct hive_task *task, void (*fn)(s
  * not run from it, the task is idle again (it may be spawned or set again at
  * once), and the run no longer waits for it - if it was all the run waited
  * for, the run ends.
- *   HIVE_EBUSY   the timer is called off, but a hive_spawn or hive_after of
- *                task was refused with HIVE_EBUSY while it was pending, and
- *                that refusal promised a run: task is queued now instead,
- *                as hive_spawn queues it (the run waits for it; it is not
- *                idle until fn is called).
+ *   HIVE_EBUSY   the timer is called off, but a hive_spawn of task was
+ *                refused with HIVE_EBUSY while it was pending, and that
+ *                refusal promised a run: task is queued now instead, as
+ *                hive_spawn queues it (the run waits for it; it is not idle
+ *                until fn is called). A refused hive_after promised none:
+ *                it does not make a cancel run the task.
  *   HIVE_EINVAL  task is NULL.
  *   HIVE_ESTATE  task has no pending hive_after: its timer has fired (the
  *                task is queued, running or done), or it was cancelled, or

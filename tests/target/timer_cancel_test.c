@@ -3,8 +3,8 @@
  * beyond any run: a cancelled timer never fires and gives its pool slot back;
  * a cancelled hive_after leaves its task idle and no longer holds its run
  * open - a run whose only work was a never-firing hive_after ends once that
- * is cancelled - unless a spawn of the task was refused meanwhile: then the
- * task is queued instead; a timer that has fired, or a task queued by
+ * is cancelled - unless a hive_spawn of the task was refused meanwhile: then
+ * the task is queued instead; a timer that has fired, or a task queued by
  * hive_spawn, is not pending and is left alone.
  *
  * Where a cancel must win against a deadline, the core that set the timer
@@ -217,6 +217,8 @@ static void entry_with_a_never_timer(void *arg)
 {
     (void)arg;
     CHECK_EQ(hive_after(UINT64_MAX, &task, never_fn), HIVE_OK);
+    /* Refused, and no promise of a run: the cancel below leaves it idle. */
+    CHECK_EQ(hive_after(1, &task, never_fn), HIVE_EBUSY);
     CHECK_EQ(hive_after_irq(MS(2), cancel_task_from_irq, NULL), HIVE_OK);
 }
 
@@ -268,9 +270,10 @@ HIVE_TEST(fired_after_and_spawned_task_are_not_cancelled)
     CHECK_EQ(atomic_load(&ran), 2);
 }
 
-/* A spawn refused while a hive_after is pending was promised a run: a
+/* A hive_spawn refused while a hive_after is pending was promised a run: a
  * cancel then queues the task at once instead of dropping that run, and
- * says so. One run however many were refused. */
+ * says so. One run however many were refused (a refused hive_after among
+ * them, which alone would promise none: cancelled_after_ends_its_run). */
 static atomic_int refused_rc[4];
 
 static void entry_refused_then_cancelled(void *arg)
