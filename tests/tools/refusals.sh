@@ -99,6 +99,7 @@ refused trace_elf_alone '^hive: trace: --elf goes with --log' "$hive" trace --el
 refused soak_cores "^soak: --cores 97 is out of range: qemu-virt-riscv64 runs 1-96 cores$" \
   "$hive" soak --board qemu-virt-riscv64 --cores 97
 refused soak_runs_missing '^soak: --runs needs a value$' "$hive" soak --runs
+refused soak_runs_zero "^soak: --runs wants a positive number, not '0'$" "$hive" soak --runs 000
 refused soak_image "'nope' is not a soak image" "$hive" soak --image nope
 refused soak_board "^soak: unknown board 'x'" "$hive" soak --board x
 
