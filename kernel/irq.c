@@ -193,7 +193,10 @@ int hive_irq_detach(unsigned irq)
     if (!fn || fn == DETACHING) {
         err = HIVE_EINVAL;
     } else {
-        /* Line off first, so no new interrupt looks for the handler. */
+        /* Line off first, so no new interrupt looks for the handler.
+         * relaxed (this store and the NULL below): attach_lock orders the
+         * writers of fn, and device() takes nothing from DETACHING or NULL
+         * but "no handler" - it reads no arg with them. */
         board_irq_route(irq, lines[irq].core, false);
         atomic_store_explicit(&lines[irq].fn, DETACHING, memory_order_relaxed);
     }

@@ -355,7 +355,9 @@ int hive_stop(void)
      * goes RUNNING, and open is cleared only here. */
     /* Counted as deferred from before open is cleared until the hold is
      * given back: a stopper held up in between (a preempted thread) leaves
-     * the run idle, not stalled, to the watchdog (open = false, count 1). */
+     * the run idle, not stalled, to the watchdog (open = false, count 1).
+     * relaxed (the three): as spawn.c's deferred counts, the watchdog needs
+     * them to hold for a whole limit, not any order. */
     atomic_fetch_add_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
     if (!atomic_exchange(&hive_scheduler.open, false)) {
         atomic_fetch_sub_explicit(&hive_scheduler.deferred, 1, memory_order_relaxed);
