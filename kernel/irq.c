@@ -124,6 +124,10 @@ static void device(unsigned irq)
 
 void hive_kernel_irq(int source)
 {
+    /* Another core panicked (kernel/panic.c): stop here. relaxed: a
+     * doorbell sent after the seq_cst store brought us. */
+    if (atomic_load_explicit(&hive_halting, memory_order_relaxed))
+        arch_halt();
     struct irq_core *c = &cores[hive_cpu_id()];
     c->depth++;
     void *sched_saved = hive_sched_interrupt_enter();

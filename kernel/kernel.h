@@ -5,6 +5,7 @@
 #ifndef HIVE_KERNEL_KERNEL_H
 #define HIVE_KERNEL_KERNEL_H
 
+#include <stdatomic.h>
 #include <stdnoreturn.h>
 
 #include "kernel/cpu.h"
@@ -15,6 +16,9 @@ noreturn void hive_panic(const char *fmt, ...) __attribute__((format(printf, 1, 
  * `core` (the watchdog's report of a stuck core). */
 noreturn void hive_panic_core(unsigned core, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Set by a panic before it stops the system: every other core halts at its
+ * next interrupt (kernel/panic.c). */
+extern atomic_bool hive_halting;
 
 /*
  * Run fn(arg) on every online core, the caller's included, and return once

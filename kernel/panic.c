@@ -1,8 +1,31 @@
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "kernel/console.h"
 #include "kernel/kernel.h"
+
+atomic_bool hive_halting;
+
+/*
+ * Stop the other cores before the exit: where the board's exit ends the
+ * machine (QEMU, semihosting, a test finisher) this is moot, but a board
+ * without one (a Raspberry Pi with no debugger) halts only the calling core,
+ * and the others would run on after the panic - printing, perhaps a passing
+ * verdict of their own. Every other online core gets a doorbell, and an
+ * interrupt finding hive_halting set halts its core (kernel/irq.c). A core
+ * spinning with interrupts masked runs on: the best a panic can do without
+ * a reset.
+ */
+static void halt_other_cores(unsigned me)
+{
+    /* seq_cst: before the doorbells, so a core taking one sees it. */
+    atomic_store(&hive_halting, true);
+    unsigned n = hive_cpu_count();
+    for (unsigned c = 0; c < n; c++)
+        if (c != me)
+            board_irq_doorbell(c);
+}
 
 static noreturn void panic_line(unsigned core, const char *fmt, va_list ap)
 {
@@ -14,6 +37,7 @@ static noreturn void panic_line(unsigned core, const char *fmt, va_list ap)
     hive_console_flush();
     hive_console_emergency(msg);
     hive_console_emergency("\n");
+    halt_other_cores(hive_cpu_id());
     board_exit(1);
 }
 

@@ -18,3 +18,9 @@ target_compile_definitions(ram_960m PRIVATE RAM_MIB=960 RAM_FROM_MAILBOX=1)
 hive_add_target_test(ram_896m SOURCES ram_test.c CORES 1 4
   QEMU_ARGS -global bcm2835-peripherals.vcram-size=0x8000000)
 target_compile_definitions(ram_896m PRIVATE RAM_MIB=896 RAM_FROM_MAILBOX=1)
+
+# Without semihosting (a Pi without a debugger) the exit halts only the
+# calling core: a panic must stop the others itself (kernel/panic.c).
+add_test(NAME panic_halts_no_semihosting.c2
+         COMMAND ${HIVE_ROOT}/tests/tools/panic_halts.sh ${HIVE_ROOT} ${HIVE_BOARD} $<TARGET_FILE:panic_halts>)
+set_tests_properties(panic_halts_no_semihosting.c2 PROPERTIES TIMEOUT 60 LABELS "target;${HIVE_BOARD}")
