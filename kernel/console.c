@@ -69,6 +69,36 @@ void hive_console_flush(void)
     arch_irq_restore(irq);
 }
 
+static void put_raw(const char *s, unsigned len)
+{
+    for (unsigned i = 0; i < len; i++) {
+        if (s[i] == '\n')
+            board_console_putc('\r');
+        board_console_putc(s[i]);
+    }
+}
+
+void hive_console_panic_line(const char *s)
+{
+    /* Under the lock if it can be had within 10 ms: another core's line
+     * then comes whole before or after ours, never inside it. Without it
+     * after that: its holder may be this very core (a fault inside emit)
+     * or one that stopped for good, and a panic must print, never wait for
+     * ever. Interrupts are masked (the caller's). */
+    uint64_t deadline = arch_counter() + arch_counter_hz() / 100;
+    bool locked;
+    while (!(locked = hive_spin_trylock_raw(&console_lock)) && arch_counter() < deadline)
+        arch_cpu_relax();
+    struct line *l = &lines[hive_cpu_id()];
+    if (l->len) {
+        put_raw(l->buf, l->len); /* this core's unfinished line first */
+        l->len = 0;
+    }
+    put_raw(s, (unsigned)strlen(s));
+    if (locked)
+        hive_spin_unlock_raw(&console_lock);
+}
+
 void hive_console_emergency(const char *s)
 {
     /* No lock: the lock's holder may be the core that is failing. A panic

@@ -1,6 +1,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kernel/console.h"
 #include "kernel/kernel.h"
@@ -30,13 +31,19 @@ static void halt_other_cores(unsigned me)
 static noreturn void panic_line(unsigned core, const char *fmt, va_list ap)
 {
     arch_irq_save();
+    /* One byte kept for the newline. */
     char msg[320];
-    int n = snprintf(msg, sizeof msg, "\npanic: core %u: ", core);
-    if (n > 0 && (unsigned)n < sizeof msg)
-        vsnprintf(msg + n, sizeof msg - (unsigned)n, fmt, ap);
-    hive_console_flush();
-    hive_console_emergency(msg);
-    hive_console_emergency("\n");
+    int n = snprintf(msg, sizeof msg - 1, "\npanic: core %u: ", core);
+    if (n < 0) {
+        n = 0;
+        msg[0] = '\0';
+    }
+    if ((unsigned)n < sizeof msg - 1)
+        vsnprintf(msg + n, sizeof msg - 1 - (unsigned)n, fmt, ap);
+    size_t len = strlen(msg);
+    msg[len] = '\n';
+    msg[len + 1] = '\0';
+    hive_console_panic_line(msg);
     halt_other_cores(hive_cpu_id());
     board_exit(1);
 }
