@@ -24,14 +24,20 @@ struct line {
 static struct line lines[HIVE_MAX_CORES];
 static struct hive_spinlock console_lock = HIVE_SPINLOCK_INIT;
 
-static void emit(const char *s, unsigned len)
+/* To the UART as it is, a newline as CR LF; no lock (the callers'). */
+static void put_raw(const char *s, unsigned len)
 {
-    unsigned long irq = hive_spin_lock(&console_lock);
     for (unsigned i = 0; i < len; i++) {
         if (s[i] == '\n')
             board_console_putc('\r');
         board_console_putc(s[i]);
     }
+}
+
+static void emit(const char *s, unsigned len)
+{
+    unsigned long irq = hive_spin_lock(&console_lock);
+    put_raw(s, len);
     hive_spin_unlock(&console_lock, irq);
 }
 
@@ -69,15 +75,6 @@ void hive_console_flush(void)
     arch_irq_restore(irq);
 }
 
-static void put_raw(const char *s, unsigned len)
-{
-    for (unsigned i = 0; i < len; i++) {
-        if (s[i] == '\n')
-            board_console_putc('\r');
-        board_console_putc(s[i]);
-    }
-}
-
 void hive_console_panic_line(const char *s)
 {
     /* Under the lock if it can be had within 10 ms: another core's line
@@ -101,13 +98,9 @@ void hive_console_panic_line(const char *s)
 
 void hive_console_emergency(const char *s)
 {
-    /* No lock: the lock's holder may be the core that is failing. A panic
-     * line may interleave with another core's line; it is never lost. */
-    for (; *s; s++) {
-        if (*s == '\n')
-            board_console_putc('\r');
-        board_console_putc(*s);
-    }
+    /* No lock: the lock's holder may be the core that is failing. A line
+     * written so may interleave with another core's; it is never lost. */
+    put_raw(s, (unsigned)strlen(s));
 }
 
 void hive_console_emergency_panic(unsigned core, const char *what)

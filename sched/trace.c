@@ -49,9 +49,7 @@ void hive_trace_core_begin(void)
 {
     struct trace_core *c = &cores[hive_port_core_id()];
     unsigned long irq = hive_port_irq_save();
-    c->n = 0;
-    c->dropped = 0;
-    c->on = true;
+    c->on = true; /* on a buffer hive_trace_run_begin emptied */
     hive_port_irq_restore(irq);
 }
 
