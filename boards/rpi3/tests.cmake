@@ -23,4 +23,4 @@ target_compile_definitions(ram_896m PRIVATE RAM_MIB=896 RAM_FROM_MAILBOX=1)
 # calling core: a panic must stop the others itself (kernel/panic.c).
 add_test(NAME panic_halts_no_semihosting.c2
          COMMAND ${HIVE_ROOT}/tests/tools/panic_halts.sh ${HIVE_ROOT} ${HIVE_BOARD} $<TARGET_FILE:panic_halts>)
-set_tests_properties(panic_halts_no_semihosting.c2 PROPERTIES TIMEOUT 60 LABELS "target;${HIVE_BOARD}")
+set_tests_properties(panic_halts_no_semihosting.c2 PROPERTIES TIMEOUT 75 LABELS "target;${HIVE_BOARD}")

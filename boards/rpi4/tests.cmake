@@ -14,4 +14,4 @@ hive_board_run(entry_el3_elf entry_el3 4 HIVE_QEMU_ELF=1 TIMEOUT 30
 # calling core: a panic must stop the others itself (kernel/panic.c).
 add_test(NAME panic_halts_no_semihosting.c2
          COMMAND ${HIVE_ROOT}/tests/tools/panic_halts.sh ${HIVE_ROOT} ${HIVE_BOARD} $<TARGET_FILE:panic_halts>)
-set_tests_properties(panic_halts_no_semihosting.c2 PROPERTIES TIMEOUT 60 LABELS "target;${HIVE_BOARD}")
+set_tests_properties(panic_halts_no_semihosting.c2 PROPERTIES TIMEOUT 75 LABELS "target;${HIVE_BOARD}")

@@ -64,7 +64,7 @@ HIVE_TEST(wake_latency_spawn_to_parked_core)
 {
     unsigned n = hive_cpu_count();
     if (n < 3)
-        return;     /* a spawner, a busy core 0, and at least one parked worker */
+        HIVE_SKIP("needs 3 cores: a spawner, a busy core 0 and a parked worker");
     watchdog_arm("wake_latency_spawn_to_parked_core", MS(100000));
     watchdog_progress = &done;
     struct hive_config cfg = {.cores = n - 1};

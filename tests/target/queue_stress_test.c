@@ -71,10 +71,8 @@ static void stress_entry(void *unused)
 HIVE_TEST(queue_stress_exactly_once)
 {
     unsigned n = hive_cpu_count();
-    if (n < 2) {
-        printf("  (needs at least 2 cores: one owner and one thief)\n");
-        return;
-    }
+    if (n < 2)
+        HIVE_SKIP("needs 2 cores: one owner and one thief");
     unsigned producers = n >= 4 ? 1 : 0;
     unsigned thieves = n - 1 - producers;
     cfg = (struct hive_stress_config){
