@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, setenv */
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "arch/host/host.h"
 #include "harness.h"
 #include "hive/hive.h"
+#include "sched/port.h"
 
 static int during_run = 1;
 
@@ -87,20 +89,30 @@ HIVE_TEST(dump_between_runs_repeats_the_runs_own)
  * run: after a run with work on both cores, empty runs dump no task start
  * on core 1 - its buffer once kept the earlier run's events, written out
  * as this run's. */
+static atomic_bool core1_ran;
+
 static void busy_leaf(void *arg)
 {
     (void)arg;
     volatile unsigned x = 0;
     for (unsigned i = 0; i < 20000; i++)
         x += i;
+    if (hive_worker_id() == 1)
+        atomic_store(&core1_ran, true);
 }
 
+/* Core 1 must have run a task (its buffer holds events): the entry waits
+ * for it rather than hoping core 1's thread is scheduled while the leaves
+ * last - on a loaded host it may not be, and a core that has not joined the
+ * run by its end is withdrawn from it. */
 static void busy(void *arg)
 {
     (void)arg;
     for (int i = 0; i < 2000; i++)
         if (hive_spawn_fn(busy_leaf, NULL) != HIVE_OK)
             busy_leaf(NULL);
+    while (!atomic_load(&core1_ran))
+        hive_port_cpu_relax();
 }
 
 static void nothing(void *arg) { (void)arg; }
@@ -108,6 +120,7 @@ static void nothing(void *arg) { (void)arg; }
 HIVE_TEST(dump_holds_no_earlier_runs_events)
 {
     struct hive_config cfg = {.cores = 2};
+    atomic_store(&core1_ran, false);
     CHECK_EQ(hive_run(busy, NULL, &cfg), HIVE_OK);
     CHECK(hive_stats_last()->core[1].tasks_run > 0);
     unsigned stale = 0;

@@ -244,12 +244,11 @@ HIVE_TEST(after_cancelled_between_runs_is_not_waited_for)
     atomic_store(&never_ran, 0);
     CHECK_EQ(hive_after(MS(60000), &task, never_fn), HIVE_OK);
     CHECK_EQ(hive_after_cancel(&task), HIVE_OK);
-    /* Had the cancel kept the count, this run would wait a minute. */
+    /* Had the cancel kept the count, this run would never end (the timer is
+     * gone): the watchdog's panic after 10 s says so. */
     watchdog_arm("after_cancelled_between_runs_is_not_waited_for");
-    uint64_t t0 = hive_now_ns();
     CHECK_EQ(hive_run(nothing, NULL, NULL), HIVE_OK);
     watchdog_disarm("after_cancelled_between_runs_is_not_waited_for");
-    CHECK(hive_now_ns() - t0 < MS(5000));
     CHECK_EQ(atomic_load(&never_ran), 0);
 }
 

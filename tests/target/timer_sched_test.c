@@ -47,10 +47,14 @@ HIVE_TEST(timer_task_runs_on_a_fully_parked_system)
     CHECK_EQ(atomic_load(&lone_runs), 1);
     CHECK(lone_ran_at - lone_set_at >= MS(100));
     const struct hive_stats *s = hive_stats_last();
+    /* Every core parks while the timer is pending - unless the host kept its
+     * vCPU from running for those 100 ms, when it finds the task without
+     * sleeping. So the parks are a figure, not a check: that idle cores
+     * park is checked where no host timing decides it (tests/host's
+     * waiter_parks_and_wakes and the idle protocol's own tests). */
     uint64_t parks = 0;
     for (unsigned c = 0; c < s->cores; c++)
         parks += s->core[c].parks;
-    CHECK(parks >= s->cores);     /* everyone slept while the timer was pending */
     CHECK_EQ(s->injected, 1);     /* from the timer interrupt */
     printf("figure: lone hive_after(100 ms): task started after %lu us, %lu parks\n",
            (unsigned long)((lone_ran_at - lone_set_at) / 1000), (unsigned long)parks);
