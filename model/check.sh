@@ -51,12 +51,14 @@ if [ "$expect" = expect-fail ]; then
   exit 1
 fi
 
+# Errors first: pan stops at the first one and then also says the search
+# did not complete, which must not hide the counter-example.
+[ "$errors" -eq 0 ] || { echo "check.sh: $errors error(s)"; spin -t "$@" model.pml 2>&1 | sed "/^#processes/q"; exit 1; }
 if grep -q -e 'max search depth too small' -e 'out of memory' \
      -e 'reached -DMEMLIM' -e 'Search not completed' pan.log; then
   echo "check.sh: search incomplete"
   exit 1
 fi
-[ "$errors" -eq 0 ] || { echo "check.sh: $errors error(s)"; spin -t "$@" model.pml 2>&1 | sed "/^#processes/q"; exit 1; }
 missing=
 for k in $(echo "$probes" | tr , ' '); do
   grep -qx "probe $k reached" pan.log || missing="$missing $k"

@@ -161,6 +161,15 @@ byte inlong;              /* workers inside a long task */
 #define TAKEABLE (glen + ring[0] + ring[1] + ring[2])
 #endif
 
+#if defined(WAIT) && defined(FJ_LONG)
+#undef TAKEABLE
+#if NW == 2
+#define TAKEABLE (glen + ring[0] + ring[1] + fj[0] + fj[1])
+#else
+#define TAKEABLE (glen + ring[0] + ring[1] + ring[2] + fj[0] + fj[1] + fj[2])
+#endif
+#endif
+
 /* Nobody writes a ring without ring pushes (spawns, or a pull's batch):
    its loads are left out then, as loads of a constant (they commute with
    every step). */
@@ -323,7 +332,7 @@ inline BACKSTOP_CHECK() {
   :: else ->
      armed[me] = 0;                               /* store false; the fence */
      if
-#ifdef WAIT
+#if defined(WAIT) && !defined(BUG_BACKSTOP_NO_FJ)
      :: ring[me] + fj[me] + glen > 0 ->
 #else
      :: ring[me] + glen > 0 ->
@@ -732,27 +741,7 @@ inline RUN_SIMPLE() {
 
 /* ---- sched/park.c ---- */
 
-/* hive_idle_park and the rescan of hive_park_until */
-inline IDLE_PARK() {
-  d_step {                                        /* fetch_or: set our bit */
-    assert(((pmask >> me) & 1) == 0);             /* "parked twice" */
-    pmask = pmask | (1 << me)
-  };
-  d_step {                                        /* fetch_sub, then a fence if rescan */
-    assert(un > 0 && (!srch || se > 0));          /* "idle count underflow" */
-#ifndef BUG_RESCAN_LAST_SEARCHER_ONLY
-    last = se == srch;                            /* nobody searches after us */
-#else
-    last = srch && se == 1;                       /* we were the last searcher */
-#endif
-    un--;
-    if :: srch -> se-- :: else -> skip fi;
-    printf("W%d parks (searching: %d, rescans: %d)\n", me, srch, last);
-    srch = 0                                      /* w->searching = false (later in C) */
-  };
-#ifndef BUG_NO_RESCAN
-  if
-  :: last ->                                      /* any_work(), park.c */
+inline SCAN() {
      if
      :: glen > 0 -> found = 1                     /* hive_global_is_empty */
      :: else ->
@@ -776,7 +765,41 @@ inline IDLE_PARK() {
            if :: found -> break :: else -> i++ fi
         :: else -> break
         od
-     fi;
+     fi
+}
+
+/* hive_idle_park and the rescan of hive_park_until */
+inline IDLE_PARK() {
+#ifdef BUG_RESCAN_FIRST
+  SCAN(); skip;                                   /* any_work() before the RMWs */
+#endif
+#ifndef BUG_PARK_COUNT_FIRST
+  d_step {                                        /* fetch_or: set our bit */
+    assert(((pmask >> me) & 1) == 0);             /* "parked twice" */
+    pmask = pmask | (1 << me)
+  };
+#endif
+  d_step {                                        /* fetch_sub, then a fence if rescan */
+    assert(un > 0 && (!srch || se > 0));          /* "idle count underflow" */
+#ifndef BUG_RESCAN_LAST_SEARCHER_ONLY
+    last = se == srch;                            /* nobody searches after us */
+#else
+    last = srch && se == 1;                       /* we were the last searcher */
+#endif
+    un--;
+    if :: srch -> se-- :: else -> skip fi;
+    printf("W%d parks (searching: %d, rescans: %d)\n", me, srch, last);
+    srch = 0                                      /* w->searching = false (later in C) */
+  };
+#ifdef BUG_PARK_COUNT_FIRST
+  d_step { assert(((pmask >> me) & 1) == 0); pmask = pmask | (1 << me) };
+#endif
+#ifndef BUG_NO_RESCAN
+  if
+  :: last ->                                      /* any_work(), park.c */
+#ifndef BUG_RESCAN_FIRST
+     SCAN();
+#endif
      if
      :: found -> NOTIFY()                         /* may claim ourselves */
 #ifdef PROBES
@@ -882,9 +905,26 @@ inline GROUP_AND_WAIT() {
      :: PUSH_THEN_LOAD(skip, FJ_PUSH)
      :: LOAD_THEN_PUSH(skip, FJ_PUSH)
      fi;
+#ifndef BUG_NO_FJ_NOTIFY
      OWN_NOTIFY()
+#else
+     atomic { claim = 0; b = 0 }
+#endif
   :: else -> break
   od;
+#if defined(LONG) && defined(FJ_LONG)
+  /* join.c: a task's first join is shared at once and its fa may be one
+     long leaf: the pushing core runs long beside its deque's work. */
+  if
+  :: d_step { inlong < NW - 1 -> inlong++; printf("W%d: fa runs long\n", me) };
+     do
+     :: TAKEABLE == 0 || done -> break
+     :: armed[me] -> BACKSTOP_CHECK()
+     od;
+     inlong--
+  :: skip
+  fi;
+#endif
   do
   :: pending == 0 -> break                        /* hive_await_count */
   :: else ->
@@ -975,13 +1015,18 @@ proctype Outside() {
        if :: outstanding == 0 -> REACHED(13) skip :: else -> skip fi;
        outstanding++
      };
+#ifdef BUG_GLOBAL_NO_FENCE
+     d_step { claim = se == 0 && un < NW };       /* load S passes the push */
+#endif
      d_step {                                     /* hive_global_push (locked) */
        glen++; printf("P%d (outside) pushes a task to the global queue\n", _pid)
      };
      /* fence */
      if
      :: running ->                                /* atomic_load(&phase) */
-#ifndef BUG_NO_NOTIFY
+#if defined(BUG_GLOBAL_NO_FENCE)
+        CLAIM(); atomic { claim = 0; bits = 0; b = 0; old = 0 }
+#elif !defined(BUG_NO_NOTIFY)
         NOTIFY()
 #else
         skip

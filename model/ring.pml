@@ -144,6 +144,36 @@ inline PUSH(i, task) {
   fi
 }
 
+#ifdef LIST
+/* hive_ring_push_list of LIST tasks (bound LIST), by the owner of ring i;
+   on refusal (ok = false) the caller pushes them one by one. */
+inline PUSH_LIST(i, first) {
+  d_step { tl = q[i].tail; s = q[i].steal };                    /* head acquire */
+  if
+#ifndef BROKEN_LIST_ROOM
+  :: CAP - (tl - s) < LIST -> ok = false
+  :: CAP - (tl - s) >= LIST ->
+#else
+  :: d_step { CAP - (tl - q[i].real) < LIST -> ok = false }
+  :: d_step { CAP - (tl - q[i].real) >= LIST -> skip };
+#endif
+     d_step {
+       j = 0;
+       do
+       :: j < LIST ->
+          IDX(tl + j - q[i].steal < CAP);                       /* I4 */
+          q[i].slot[(tl + j) % CAP] = first + j; j++
+       :: else -> break
+       od;
+       j = 0;
+       printf("P%d pushes tasks %d..%d at %d\n", _pid, first, first + LIST - 1, tl)
+     };
+     STORE_TAIL(i, tl + LIST);
+     ok = true
+  fi
+}
+#endif
+
 /* hive_ring_pop, by the owner of ring i: t = 0 when empty. */
 inline POP(i, t) {
   d_step { s = q[i].steal; r = q[i].real; tl = q[i].tail };   /* relaxed */
@@ -214,6 +244,12 @@ inline STEAL(src, dst, t) {
        assert(t != 0);
        printf("P%d claimed [%d,%d) of ring %d, reads task %d\n", _pid, r, r + n, src, t)
      };
+#ifdef BROKEN_PUBLISH_EARLY
+     if
+     :: n > 1 -> STORE_TAIL(dst, dtl + n - 1)       /* published before the copy */
+     :: else -> skip
+     fi;
+#endif
      j = 1;
      do
      :: j < n ->
@@ -234,10 +270,12 @@ inline STEAL(src, dst, t) {
         :: else -> skip
         fi
      od;
+#ifndef BROKEN_PUBLISH_EARLY
      if
      :: n > 1 -> STORE_TAIL(dst, dtl + n - 1)
      :: else -> skip
      fi
+#endif
   :: else -> skip
   fi
 }
@@ -249,11 +287,26 @@ inline FORGET() {
 }
 
 proctype Owner() {
-  byte next = 1, pops, t, s, r, tl, j, x, dtl, batch[HALF];
+  byte next = 1, pops, t, s, r, tl, j, x, dtl, m, batch[HALF];
   short n, room;
   bool ok;
   do
   :: next <= NOWN -> PUSH(0, next); next++; FORGET()
+#ifdef LIST
+  :: next + LIST - 1 <= NOWN ->
+     PUSH_LIST(0, next);
+     if
+     :: ok -> next = next + LIST
+     :: else ->                                   /* one by one */
+        m = 0;
+        do
+        :: m < LIST -> PUSH(0, next); next++; m++; FORGET()
+        :: else -> break
+        od;
+        m = 0
+     fi;
+     FORGET()
+#endif
   :: pops < NPOP -> pops++; POP(0, t); TAKE(t); FORGET()
   :: else -> break
   od
