@@ -6,12 +6,19 @@
  * buffer of its own and emits a whole line at a time under a spinlock with
  * interrupts masked. Lines from different cores therefore never mix, and an
  * interrupt handler that prints on a core mid-line cannot deadlock on the lock.
+ *
+ * Each core has two buffers: one for task (and boot) context, one for its
+ * interrupt handlers. A handler that prints while the task it interrupted is
+ * halfway through a line collects into its own buffer, so its line comes out
+ * whole and the task's line stays whole around it. With one buffer a handler's
+ * line landed inside the task's ("AAAAirq191", then the rest of the A's).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel/console.h"
 #include "kernel/kernel.h"
+#include "hive/irq.h"
 #include "hive/spinlock.h"
 
 #define LINE_MAX 256
@@ -21,7 +28,8 @@ struct line {
     char buf[LINE_MAX];
 };
 
-static struct line lines[HIVE_MAX_CORES];
+/* [core][0]: task and boot context; [core][1]: interrupt handlers. */
+static struct line lines[HIVE_MAX_CORES][2];
 static struct hive_spinlock console_lock = HIVE_SPINLOCK_INIT;
 
 /* To the UART as it is, a newline as CR LF; no lock (the callers'). */
@@ -34,6 +42,13 @@ static void put_raw(const char *s, unsigned len)
     }
 }
 
+/* The calling context's buffer. Interrupts masked (the callers'), so the
+ * context cannot change under it. */
+static struct line *own_line(void)
+{
+    return &lines[hive_cpu_id()][hive_in_interrupt() ? 1 : 0];
+}
+
 static void emit(const char *s, unsigned len)
 {
     unsigned long irq = hive_spin_lock(&console_lock);
@@ -44,10 +59,11 @@ static void emit(const char *s, unsigned len)
 static int console_put(char c, FILE *f)
 {
     (void)f;
-    /* Masked so an interrupt handler printing on this core cannot splice its
-     * characters into the middle of this core's buffered line. */
+    /* Masked: a character is added and a full line emitted as one step
+     * against this core's interrupt handlers (and a handler's own line is
+     * not interrupted by another, were handlers ever nested). */
     unsigned long irq = arch_irq_save();
-    struct line *l = &lines[hive_cpu_id()];
+    struct line *l = own_line();
     l->buf[l->len++] = c;
     if (c == '\n' || l->len == LINE_MAX) {
         emit(l->buf, l->len);
@@ -67,7 +83,7 @@ static int console_flush(FILE *f)
 void hive_console_flush(void)
 {
     unsigned long irq = arch_irq_save();
-    struct line *l = &lines[hive_cpu_id()];
+    struct line *l = own_line();
     if (l->len) {
         emit(l->buf, l->len);
         l->len = 0;
@@ -86,10 +102,18 @@ void hive_console_panic_line(const char *s)
     bool locked;
     while (!(locked = hive_spin_trylock_raw(&console_lock)) && arch_counter() < deadline)
         arch_cpu_relax();
-    struct line *l = &lines[hive_cpu_id()];
-    if (l->len) {
-        put_raw(l->buf, l->len); /* this core's unfinished line first */
-        l->len = 0;
+    /* This core's unfinished lines first: the interrupted task's, then its
+     * handler's, each on a line of its own (s begins with a newline). */
+    struct line *task = &lines[hive_cpu_id()][0], *handler = &lines[hive_cpu_id()][1];
+    if (task->len) {
+        put_raw(task->buf, task->len);
+        if (handler->len)
+            put_raw("\n", 1);
+        task->len = 0;
+    }
+    if (handler->len) {
+        put_raw(handler->buf, handler->len);
+        handler->len = 0;
     }
     put_raw(s, (unsigned)strlen(s));
     if (locked)

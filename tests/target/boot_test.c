@@ -101,7 +101,7 @@ HIVE_TEST(shared_counter_exact)
     CHECK_EQ(atomic_load(&counter), (unsigned long)ADDS * hive_cpu_count());
 }
 
-/* tools/run-image --whole-lines checks that each of these lines arrived whole. */
+/* tools/run-image checks that each "<<...>>" line arrived whole. */
 static void print_lines(void *arg)
 {
     (void)arg;

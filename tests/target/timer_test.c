@@ -206,3 +206,55 @@ HIVE_TEST(timer_wakes_a_fully_parked_system)
     CHECK_EQ(atomic_load(&idle_back), hive_cpu_count());
     watchdog_disarm();
 }
+
+/* ---- a handler's line and the interrupted task's line both stay whole ---- */
+
+/* Each core writes long lines a character at a time, slowly, while its own
+ * timer interrupt prints short lines every 20 us: most of the handler's
+ * lines come while the task is halfway through one of its own. Every line
+ * is "<<...>>", which tools/run-image requires to arrive whole: a handler
+ * line inside a task line ("<<core 1 task AAAA<<core 1 irq 3>>") fails the
+ * run. */
+#define LINE_SHOTS 40u
+#define LINE_GAP_NS 20000u
+
+static atomic_uint line_shots[HIVE_MAX_CORES];
+
+static void print_from_handler(void *arg)
+{
+    unsigned me = hive_cpu_id();
+    unsigned n = atomic_fetch_add(&line_shots[me], 1) + 1;
+    printf("<<core %u irq %u>>\n", me, n);
+    if (n < LINE_SHOTS && hive_after_irq(LINE_GAP_NS, print_from_handler, arg) != HIVE_OK)
+        atomic_fetch_add(&errors, 1);
+}
+
+static void print_slowly(void *arg)
+{
+    (void)arg;
+    unsigned me = hive_cpu_id();
+    atomic_store(&line_shots[me], 0);
+    if (hive_after_irq(LINE_GAP_NS, print_from_handler, NULL) != HIVE_OK) {
+        atomic_fetch_add(&errors, 1);
+        return;
+    }
+    while (atomic_load(&line_shots[me]) < LINE_SHOTS) {
+        printf("<<core %u task ", me);
+        for (unsigned i = 0; i < 60; i++) {
+            putchar('A');
+            uint64_t until = hive_now_ns() + 2000;
+            while (hive_now_ns() < until)
+                hive_port_cpu_relax();
+        }
+        printf(">>\n");
+    }
+}
+
+HIVE_TEST(handler_lines_stay_whole_beside_a_task_line)
+{
+    watchdog_arm("handler_lines_stay_whole_beside_a_task_line", MS(60000));
+    atomic_store(&errors, 0);
+    hive_smp_call_all(print_slowly, NULL);
+    CHECK_EQ(atomic_load(&errors), 0);
+    watchdog_disarm();
+}
