@@ -157,7 +157,7 @@ struct hive_config {
  * while it runs. Without a watchdog it does nothing. Returns HIVE_OK, or
  *   HIVE_ESTATE  not in task context.
  */
-int hive_task_runs_forever(void);
+HIVE_MUST_CHECK int hive_task_runs_forever(void);
 
 /*
  * Run entry(arg) as the first task on a fresh run and return when it and every

@@ -39,4 +39,5 @@ void drop_every_result(void)
     hive_spin_trylock_raw(&lock);
     hive_trace_dump(stdout);
     hive_stop();
+    hive_task_runs_forever();
 }

@@ -10,7 +10,7 @@ shift 2
 calls=(hive_run hive_spawn hive_spawn_fn hive_join hive_parallel_for hive_group_spawn
        hive_group_spawn_fn hive_group_wait hive_after hive_after_cancel hive_after_irq
        hive_after_irq_cancel hive_irq_attach hive_irq_detach hive_spin_lock hive_spin_trylock
-       hive_spin_trylock_raw hive_trace_dump hive_stop)
+       hive_spin_trylock_raw hive_trace_dump hive_stop hive_task_runs_forever)
 for cc in "$@"; do
   name=$(basename "$cc")
   expect "$name: compiles" 0 '' -- env LC_ALL=C "$cc" -std=c11 -Wall -Wextra -c -o /dev/null -I"$src/include" -I"$gen" \
