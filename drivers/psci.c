@@ -28,7 +28,9 @@ static long psci_call(const struct psci_config *psci, uint32_t fn, uint64_t a1, 
         __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) : :
                          "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
                          "x13", "x14", "x15", "x16", "x17", "memory");
-    return (long)x0;
+    /* PSCI returns a 32-bit signed value in w0; the upper half of x0 is
+     * not promised (a firmware need not sign-extend NOT_PRESENT's -2). */
+    return (long)(int32_t)x0;
 }
 
 int psci_start_core(const struct psci_config *psci, uintptr_t mpidr, uintptr_t entry,

@@ -92,6 +92,10 @@ _start:
     str     w20, [x0]
     mov     x0, #0
     set_stacks x0, x1, x2
+    /* SErrors are reported from now on: only now is there a stack for the
+     * vector to report one on (an SError left pending by an earlier boot
+     * stage is taken at this very instruction). */
+    msr     daifclr, #4
     bl      aarch64_mmu_build
     bl      mmu_enable
     mov     x0, x19
@@ -108,6 +112,7 @@ arch_secondary_entry:
     bl      el_to_el1
     bl      cpu_early
     set_stacks x19, x1, x2
+    msr     daifclr, #4         /* SErrors reported from now on, as on core 0 */
     bl      mmu_enable
     mov     x0, x19
     bl      hive_kernel_secondary
@@ -246,7 +251,6 @@ cpu_early:
     msr     vbar_el1, x1
     msr     tpidr_el1, xzr
     isb                         /* FP enable and VBAR in effect before any C */
-    msr     daifclr, #4         /* SErrors are reported from now on */
     ret
     .size cpu_early, . - cpu_early
 

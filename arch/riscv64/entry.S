@@ -78,7 +78,8 @@ _start:
     /* What the machine has (kernel/machine.c), before .bss is cleared: .bss
      * and the stacks in it may lie beyond the RAM there is, and nothing of
      * it is touched before the answer. On a stack in .data; a trap here
-     * stops the hart rather than re-entering _start. */
+     * (a device tree that points past the RAM there is) is reported and
+     * ends the run rather than re-entering _start. */
     la      t0, probe_trapped
     csrw    stvec, t0
     la      sp, hive_machine_probe_stack
@@ -165,8 +166,15 @@ mmode_entry:
 
     .balign 4                       /* stvec's base */
 probe_trapped:
-    wfi
-    j       probe_trapped
+    /* The probe's own stack again (whatever sp the trap left), then a
+     * panic line and the board's exit: start.c. */
+    la      sp, hive_machine_probe_stack
+    li      t0, RV_PROBE_STACK
+    add     sp, sp, t0
+    csrr    a0, scause
+    csrr    a1, sepc
+    csrr    a2, stval
+    tail    riscv_probe_trapped
 
     .balign 4                       /* mtvec's base, as stvec's */
 mmode_halt:

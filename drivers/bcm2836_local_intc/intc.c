@@ -105,8 +105,13 @@ int bcm2836_local_intc_claim(uint32_t *claim)
     *claim = 0;
     if (src & SRC_MAILBOX0) {
         /* Emptied now, before the kernel looks at why it was rung: a
-         * doorbell rung after this point is taken again. */
+         * doorbell rung after this point is taken again. The DSB makes
+         * "after this point" true: the clear is a posted device write, and
+         * without it the kernel's loads of the wake word could go ahead of
+         * it - a waker that stored its wake and rang in between would have
+         * its ring wiped by the late clear and its wake unseen. */
         *bcm2836_reg(MAILBOX_CLR(hw, 0)) = ~0u;
+        __asm__ volatile("dsb sy" : : : "memory");
         return HIVE_IRQ_DOORBELL;
     }
     if (src & SRC_CNTVIRQ)
