@@ -27,6 +27,14 @@ HIVE_TEST(attach_checks_its_arguments)
         HIVE_SKIP("the board has no test interrupt line");
     CHECK_EQ(hive_irq_attach((unsigned)line, NULL, NULL), HIVE_EINVAL);
     CHECK_EQ(hive_irq_attach(HIVE_IRQ_LINES, nothing, NULL), HIVE_EINVAL);
+    /* Below HIVE_IRQ_LINES but no device line: the board's route refuses
+     * it (line 0 is none on every controller: a GIC SGI, PLIC source 0,
+     * no line of the BCM2836's), and the attach is undone - so the same
+     * call is refused again as invalid, not as busy, and nothing is left
+     * to detach. */
+    CHECK_EQ(hive_irq_attach(0, nothing, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_irq_attach(0, nothing, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_irq_detach(0), HIVE_EINVAL);
     CHECK_EQ(hive_irq_detach((unsigned)line), HIVE_EINVAL);     /* nothing attached */
     CHECK_EQ(hive_irq_attach((unsigned)line, nothing, NULL), HIVE_OK);
     CHECK_EQ(hive_irq_attach((unsigned)line, nothing, NULL), HIVE_EBUSY);
