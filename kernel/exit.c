@@ -38,11 +38,14 @@ noreturn void _exit(int status)
             hive_panic("exit(%d) on a secondary core: only the boot core's exit "
                        "or main's return ends the system with a status", status);
     }
-    hive_console_flush();
     /* Whoever launched the board sees 8 bits of it (QEMU's exit code, for
      * every exit path of every board): keep a failure whose low byte is 0
-     * (256, -256) from reading as a pass. */
-    if (status != 0 && (status & 0xff) == 0)
+     * (256, -256) from reading as a pass, and say so - the status seen is
+     * not the one given. */
+    if (status != 0 && (status & 0xff) == 0) {
+        printf("hive: exit status %d would read as 0 in 8 bits: exiting with 1\n", status);
         status = 1;
+    }
+    hive_console_flush();
     board_exit(status);
 }
