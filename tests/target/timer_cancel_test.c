@@ -143,6 +143,32 @@ HIVE_TEST(never_timers_give_their_pool_back_when_cancelled)
     printf("%u never-firing timers filled the pool; cancelled, the pool took a timer again\n", set);
 }
 
+/* hive_after's refusals through the public call: a NULL task or fn, and a
+ * full pool, which must leave the task idle - a claim not given back would
+ * make the next hive_after of it HIVE_EBUSY for ever. */
+static struct hive_task refused_task;
+
+static void refused_fn(struct hive_task *t) { (void)t; }
+
+HIVE_TEST(after_refused_leaves_the_task_idle)
+{
+    CHECK_EQ(hive_after(1, NULL, refused_fn), HIVE_EINVAL);
+    CHECK_EQ(hive_after(1, &refused_task, NULL), HIVE_EINVAL);
+    unsigned set = 0;
+    while (set < HIVE_TIMERS_PER_CORE &&
+           hive_after_irq(UINT64_MAX - set, on_never, &slots[set]) == HIVE_OK)
+        set++;
+    CHECK_EQ(set, HIVE_TIMERS_PER_CORE);
+    CHECK_EQ(hive_after(1, &refused_task, refused_fn), HIVE_ENOMEM);
+    CHECK_EQ(hive_after_cancel(&refused_task), HIVE_ESTATE); /* nothing pending */
+    for (unsigned i = 0; i < set; i++)
+        CHECK_EQ(hive_after_irq_cancel(on_never, &slots[i]), HIVE_OK);
+    /* Idle: it may be set again, and cancelled (outside a run, so it never
+     * runs and no run waits for it). */
+    CHECK_EQ(hive_after(UINT64_MAX, &refused_task, refused_fn), HIVE_OK);
+    CHECK_EQ(hive_after_cancel(&refused_task), HIVE_OK);
+}
+
 /* The highest core sets a timer and keeps interrupts masked until core 0
  * (itself, on one core) has cancelled it; then it sets a sentinel due later
  * and waits for it. */
