@@ -115,6 +115,8 @@ HIVE_TEST(waiter_parks_and_wakes)
 static struct hive_task isr_task;
 static atomic_uint isr_task_ran, isr_checks_done;
 static int isr_rc[8];
+static struct hive_task isr_group_task;
+static void isr_range(size_t lo, size_t hi, void *ctx) { (void)lo, (void)hi, (void)ctx; }
 static bool isr_in_task;
 
 static void isr_noop(void *p) { (void)p; }
@@ -135,6 +137,8 @@ static void isr_handler(void *arg)
     isr_rc[3] = hive_run(isr_noop, NULL, NULL);
     isr_rc[4] = hive_parallel_for(0, 1, 1, NULL, NULL); /* EINVAL before the context check */
     isr_rc[5] = hive_spawn(&isr_task, isr_task_fn);
+    isr_rc[6] = hive_parallel_for(0, 1, 1, isr_range, NULL);
+    isr_rc[7] = hive_group_spawn(&g, &isr_group_task, isr_task_fn);
     atomic_store(&isr_checks_done, 1);
 }
 
@@ -165,6 +169,8 @@ HIVE_TEST(from_interrupt_handler)
     CHECK_EQ(isr_rc[3], HIVE_ESTATE);
     CHECK_EQ(isr_rc[4], HIVE_EINVAL);
     CHECK_EQ(isr_rc[5], HIVE_OK);
+    CHECK_EQ(isr_rc[6], HIVE_ESTATE);
+    CHECK_EQ(isr_rc[7], HIVE_ESTATE);
     CHECK_EQ(atomic_load(&isr_task_ran), 1);
     CHECK(hive_stats_last()->injected >= 1);
 }
