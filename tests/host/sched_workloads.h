@@ -1107,6 +1107,7 @@ static void sw_err_entry(void *p)
     struct hive_group g = HIVE_GROUP_INIT;
     CHECK_EQ(hive_group_spawn_fn(&g, sw_err_noop, NULL), HIVE_ENOMEM);
     CHECK_EQ(hive_group_spawn_fn(&g, NULL, NULL), HIVE_EINVAL);
+    CHECK_EQ(hive_group_spawn_fn(NULL, sw_err_noop, NULL), HIVE_EINVAL);
     CHECK_EQ(hive_group_spawn(NULL, &e->q2, sw_err_noop_task), HIVE_EINVAL);
     CHECK_EQ(hive_group_spawn(&g, &e->q2, NULL), HIVE_EINVAL);
     CHECK_EQ(hive_group_spawn(&g, NULL, sw_err_noop_task), HIVE_EINVAL);
