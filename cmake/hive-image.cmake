@@ -10,6 +10,14 @@
 # toolchain file (cmake/toolchain-ARCH.cmake; the installed package's
 # hive-toolchain.cmake): the image's code is built with the board's flags.
 function(hive_add_image name)
+  # hive configured for the host port (HIVE_BOARD's default) has no board,
+  # so nothing to link an image with: say what to set instead of failing
+  # later on a missing target.
+  if(NOT TARGET hive::platform)
+    message(FATAL_ERROR "hive_add_image(${name}): hive is configured for the host port "
+      "(HIVE_BOARD=host: its tests, no images). Configure with -DHIVE_BOARD=<board> (a folder "
+      "of hive's boards/) and -DCMAKE_TOOLCHAIN_FILE=<hive>/cmake/toolchain-<arch>.cmake")
+  endif()
   add_executable(${name} ${ARGN})
   set_target_properties(${name} PROPERTIES SUFFIX ".elf")
   # hive::platform is an object library: its objects are linked only into a
