@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "hive/irq.h"
+#include "hive/spinlock.h"
 #include "irq_util.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
@@ -308,3 +309,45 @@ HIVE_TEST(detach_from_a_timer_callback_waits)
     watchdog_disarm();
 }
 
+
+/* ---- hive_spin_trylock: held, refused, and interrupts as they were ---- */
+
+/* Unmasked, in the state arch_irq_save returned. */
+static bool irqs_on(unsigned long state)
+{
+#if defined(__aarch64__)
+    return !(state & (1ul << 7)); /* DAIF.I */
+#else
+    return (state & 2ul) != 0;    /* sstatus.SIE */
+#endif
+}
+
+static unsigned long irq_state_now(void)
+{
+    unsigned long s = arch_irq_save();
+    arch_irq_restore(s);
+    return s;
+}
+
+HIVE_TEST(spin_trylock_refused_leaves_interrupts_as_they_were)
+{
+    static struct hive_spinlock lock = HIVE_SPINLOCK_INIT;
+    unsigned long before = irq_state_now();
+    CHECK(irqs_on(before)); /* else a restore could not be told from none */
+    unsigned long held;
+    CHECK(hive_spin_trylock(&lock, &held));
+    CHECK(!irqs_on(irq_state_now()));          /* held: masked */
+    unsigned long other;
+    CHECK(!hive_spin_trylock(&lock, &other));  /* refused... */
+    CHECK(!hive_spin_trylock_raw(&lock));
+    CHECK(!irqs_on(irq_state_now()));          /* ...and still masked, as it was */
+    hive_spin_unlock(&lock, held);
+    CHECK_EQ(irq_state_now(), before);
+    /* Refused with interrupts on: they stay on. */
+    hive_spin_lock_raw(&lock);
+    CHECK(!hive_spin_trylock(&lock, &other));
+    CHECK(irqs_on(irq_state_now()));
+    hive_spin_unlock_raw(&lock);
+    CHECK(hive_spin_trylock_raw(&lock));
+    hive_spin_unlock_raw(&lock);
+}
