@@ -34,4 +34,20 @@ line=$(first_line)
   fail_case hive_run_elf_starts_with_hive "first line: '$line'"
 expect_out hive_run_elf_verdict '^[0-9]+ passed, 0 failed'
 
+# The image names its board (cmake/board_id.c); another board of the same CPU
+# refuses it, for run and image alike, rather than booting it to silence or
+# writing a boot medium that never starts.
+expect image_names_board 0 "^ *\\[ *0\\] +$board\$" -- readelf -p .hive.board "$image"
+other=
+for b in $("$src/tools/boards"); do
+  [ "$b" != "$board" ] && [ -f "$src/boards/$b/qemu" ] && grep -Eq "^[[:space:]]*set\(HIVE_ARCH[[:space:]]+$arch[[:space:])]" "$src/boards/$b/board.cmake" &&
+    { other=$b; break; }
+done
+if [ -n "$other" ]; then
+  for c in run image; do
+    expect "${c}_other_board_refused" 2 "^hive: $c: --elf $image: built for board $board, not $other\$" -- \
+      timeout 60 "$src/tools/hive" "$c" --board "$other" --elf "$image"
+  done
+fi
+
 finish
