@@ -19,6 +19,9 @@ endif()
 
 set_target_properties(hive_after PROPERTIES EXPORT_NAME after)
 set_target_properties(hive_platform PROPERTIES EXPORT_NAME platform)
+# The board's name in every image, in a section nothing loads, for tools/hive
+# to refuse an ELF built for another board (cmake/board_id.c says why).
+target_sources(hive_platform PRIVATE ${HIVE_ROOT}/cmake/board_id.c)
 # Whether images are also wanted as raw binaries (board.cmake; hive_add_image
 # reads it here, in hive's tree and from the installed package alike).
 if(HIVE_RAW_IMAGE)

@@ -34,4 +34,32 @@ line=$(first_line)
   fail_case hive_run_elf_starts_with_hive "first line: '$line'"
 expect_out hive_run_elf_verdict '^[0-9]+ passed, 0 failed'
 
+# The board's qemu script writes nothing beside the ELF (its folder may be an
+# installed prefix, or the user's own) and leaves nothing in $TMPDIR (a Pi's
+# raw image is made there for each boot).
+mkdir -p "$tmp/elfdir" "$tmp/tmpdir"
+cp "$image" "$tmp/elfdir/"
+expect copy_boots 0 '' -- env TMPDIR="$tmp/tmpdir" \
+  "$src/tools/run-image" --board "$board" --cores 2 --timeout 60 "$tmp/elfdir/${image##*/}"
+left=$(cd "$tmp/elfdir" && ls -A | grep -vxF "${image##*/}")
+[ -z "$left" ] && pass_case nothing_beside_elf || fail_case nothing_beside_elf "written beside the ELF: $left"
+left=$(ls -A "$tmp/tmpdir")
+[ -z "$left" ] && pass_case nothing_left_in_tmpdir || fail_case nothing_left_in_tmpdir "left in \$TMPDIR: $left"
+
+# The image names its board (cmake/board_id.c); another board of the same CPU
+# refuses it, for run and image alike, rather than booting it to silence or
+# writing a boot medium that never starts.
+expect image_names_board 0 "^ *\\[ *0\\] +$board\$" -- readelf -p .hive.board "$image"
+other=
+for b in $("$src/tools/boards"); do
+  [ "$b" != "$board" ] && [ -f "$src/boards/$b/qemu" ] && grep -Eq "^[[:space:]]*set\(HIVE_ARCH[[:space:]]+$arch[[:space:])]" "$src/boards/$b/board.cmake" &&
+    { other=$b; break; }
+done
+if [ -n "$other" ]; then
+  for c in run image; do
+    expect "${c}_other_board_refused" 2 "^hive: $c: --elf $image: built for board $board, not $other\$" -- \
+      timeout 60 "$src/tools/hive" "$c" --board "$other" --elf "$image"
+  done
+fi
+
 finish

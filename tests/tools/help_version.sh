@@ -46,6 +46,14 @@ expect_out help_run_elf '--elf FILE'
 expect_out help_run_banner '--firmware-banner'
 expect_out help_run_ranges 'qemu-virt-riscv64 +1-96 cores'
 expect_out help_run_apps 'apps/ \(default demo\): .*demo'
+# Every benchmark bench/run runs, named wherever tools/hive names them: its
+# overview, help bench, and the refusal of another name.
+benches=$(sed -nE 's/^[[:space:]]*([a-z|]+)\|all\).*/\1/p' "$src/bench/run" | head -n 1)
+expect help_bench_names 0 '' -- hive help
+grep -E '^  tools/hive bench ' <<<"$out" | grep -qF "[$benches]" && pass_case help_lists_benches ||
+  fail_case help_lists_benches "bench/run runs $benches; help says: $(grep -E '^  tools/hive bench ' <<<"$out")"
+expect help_bench_lists_benches 0 "^tools/hive bench \\[$benches\\]" -- hive help bench
+expect bench_refusal_lists_benches 2 "\\(benchmarks: ${benches//|/ }\\)\$" -- hive bench nope
 expect help_image_boards 0 '^  --board B .*visionfive2' -- hive help image
 expect_out help_image_out '--out DIR'
 

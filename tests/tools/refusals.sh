@@ -71,6 +71,35 @@ refused elf_wrong_machine "^hive: run: --elf $tmp/rv.elf: an ELF for riscv \\(e_
 refused elf_and_app "an app \\('idle'\\) or --elf FILE, not both" "$hive" run idle --elf "$tmp/rv.elf"
 refused elf_debug "^hive: debug: --elf $tmp/text.elf: not an ELF file$" "$hive" debug --elf "$tmp/text.elf"
 
+# An ELF for another board of the same CPU: named in its .hive.board section
+# (cmake/board_id.c) - the only tell between boards of one memory map (rpi3
+# and rpi4) - or, in an image without one, by where it loads.
+tiny_elf() { python3 "$(dirname "$0")/tiny_elf.py" "$@"; }
+tiny_elf "$tmp/rpi3.elf" 183 0x80000 rpi3
+tiny_elf "$tmp/virt.elf" 183 0x40200000 qemu-virt-aarch64
+tiny_elf "$tmp/unnamed-virt.elf" 183 0x40200000
+tiny_elf "$tmp/unnamed-pi.elf" 183 0x80000
+refused elf_other_board "^hive: run: --elf $tmp/rpi3.elf: built for board rpi3, not qemu-virt-aarch64\$" \
+  "$hive" run --board qemu-virt-aarch64 --elf "$tmp/rpi3.elf"
+refused elf_other_board_same_map "^hive: run: --elf $tmp/rpi3.elf: built for board rpi3, not rpi4\$" \
+  "$hive" run --board rpi4 --elf "$tmp/rpi3.elf"
+refused elf_other_board_debug "^hive: debug: --elf $tmp/virt.elf: built for board qemu-virt-aarch64, not rpi3\$" \
+  "$hive" debug --board rpi3 --elf "$tmp/virt.elf"
+refused elf_other_board_image "^hive: image: --elf $tmp/virt.elf: built for board qemu-virt-aarch64, not rpi3\$" \
+  "$hive" image --board rpi3 --elf "$tmp/virt.elf"
+refused elf_unnamed_loads_elsewhere "^hive: run: --elf $tmp/unnamed-virt.elf: built for board qemu-virt-aarch64, not rpi3 \\(it loads at 0x40200000, rpi3's images at 0x0*80000\\)\$" \
+  "$hive" run --board rpi3 --elf "$tmp/unnamed-virt.elf"
+refused elf_unnamed_two_boards "^hive: image: --elf $tmp/unnamed-pi.elf: built for board rpi3 or rpi4, not qemu-virt-aarch64 " \
+  "$hive" image --board qemu-virt-aarch64 --elf "$tmp/unnamed-pi.elf"
+# ...and one for the board itself, named or not, goes on (to the packages,
+# which the stand-ins refuse here).
+for e in virt unnamed-virt; do
+  rm -f "$started"
+  expect "elf_own_board_$e" nonzero '' -- env PATH="$shim:$PATH" "$hive" run --board qemu-virt-aarch64 --elf "$tmp/$e.elf"
+  expect_no "elf_own_board_${e}_not_refused" 'built for|see .tools/hive help'
+  [ -e "$started" ] && pass_case "elf_own_board_${e}_goes_on" || fail_case "elf_own_board_${e}_goes_on" "nothing started"
+done
+
 # The other commands.
 refused test_args "^hive: test: takes no arguments, not 'all'" "$hive" test all
 refused bench_unknown "^hive: bench: no benchmark 'queue' \\(benchmarks: queues sched boards idle footprint\\)$" "$hive" bench queue

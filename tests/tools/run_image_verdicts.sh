@@ -44,4 +44,25 @@ expect expected_panic 0 'failed as expected' -- ri panics --expect-fail 'stack o
 # interleaved line at its end found.
 truncated() { ri long_then_broken | head -n 1; return "${PIPESTATUS[0]}"; }
 expect reader_gone 1 'console lines interleaved' -- truncated
+
+# run-image killed outright (SIGKILL: no trap runs) takes QEMU with it, not
+# leaving it to run to its --timeout. The stand-in's "QEMU" is the process
+# the board script execs, as QEMU is.
+board execs 'echo $$ >"$QEMU_PID"; exec sleep 60'
+QEMU_PID=$tmp/qemu.pid "$tree/tools/run-image" --cores 2 --board execs --timeout 60 "$tmp/image.elf" \
+  >/dev/null 2>&1 &
+ri_pid=$!
+disown "$ri_pid"   # its death by SIGKILL is the case, not news
+for _ in $(seq 100); do [ -s "$tmp/qemu.pid" ] && break; sleep 0.1; done
+qemu_pid=$(cat "$tmp/qemu.pid" 2>/dev/null)
+kill -KILL "$ri_pid"
+for _ in $(seq 50); do kill -0 "$qemu_pid" 2>/dev/null || break; sleep 0.1; done
+if [ -z "$qemu_pid" ]; then
+  fail_case killed_takes_qemu "the stand-in never started"
+elif kill -0 "$qemu_pid" 2>/dev/null; then
+  fail_case killed_takes_qemu "QEMU (pid $qemu_pid) still runs 5 s after run-image was killed"
+  kill -KILL "$qemu_pid" 2>/dev/null
+else
+  pass_case killed_takes_qemu
+fi
 finish
