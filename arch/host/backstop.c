@@ -15,9 +15,22 @@
  * argument needs.
  *
  * Where the kernel lacks membarrier (before Linux 4.14, or a sandbox that
- * refuses it) the fence is a plain one: then the check relies on a core's
- * stores reaching the cache within the backstop's delay, which every host
- * CPU does in well under a microsecond, though C11 does not promise it.
+ * refuses it) the fence is a plain one, on this thread only. That covers the
+ * pushes a core made a period before the check (every host CPU drains its
+ * store buffer in well under a microsecond, though C11 does not promise
+ * it), not one made at the same time: the check clears the core's flag,
+ * fences and finds the ring empty while the push still sits in the core's
+ * store buffer and its unfenced load still reads the flag set - neither
+ * side arms another check. So without membarrier every check asks again,
+ * whatever it found: the next period's check sees that push, a period old.
+ * (The price, only there: a wake-up of this thread per period while a core
+ * waits.)
+ *
+ * The registration that membarrier needs is done once, before the first
+ * run of more than one core starts its threads (host_backstop_prepare): in
+ * a process with several threads the kernel waits a whole RCU grace period
+ * for it (12-24 ms measured here), which a first push's notify would
+ * otherwise spend in the middle of a task.
  *
  * A due check waits while no core thread is inside hive_port_wait (sched/port.h
  * allows it): a check acts only on a parked core, and a core sleeps only
@@ -171,7 +184,7 @@ static void *backstop_thread(void *unused)
         pthread_mutex_unlock(&backstop.mu);
         unsigned again = 0;
         for (unsigned k = 0; k < n; k++)
-            if (check(due_cores[k]))
+            if (check(due_cores[k]) || !backstop.membarrier) /* the top */
                 due_cores[again++] = due_cores[k];
         pthread_mutex_lock(&backstop.mu);
         backstop.checking = false;
@@ -190,6 +203,11 @@ static void *backstop_thread(void *unused)
         pthread_cond_broadcast(&backstop.quiet);
     }
     return NULL;
+}
+
+void host_backstop_prepare(void)
+{
+    pthread_once(&backstop_once, once_init);
 }
 
 void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
@@ -254,6 +272,10 @@ void hive_host_backstop_hold(bool hold)
     pthread_mutex_lock(&backstop.mu);
     backstop.held = hold;
     pthread_cond_signal(&backstop.wake);
+    /* Held from our return on: a pass that began before waits out, as in
+     * host_backstop_drop. */
+    while (hold && backstop.checking)
+        pthread_cond_wait(&backstop.quiet, &backstop.mu);
     pthread_mutex_unlock(&backstop.mu);
 }
 

@@ -3,6 +3,9 @@
 #ifndef HIVE_ARCH_HOST_BACKSTOP_H
 #define HIVE_ARCH_HOST_BACKSTOP_H
 
+/* Before a run of more than one core starts its core threads: set up what a
+ * first check needs that is dear to do from a core's push (backstop.c). */
+void host_backstop_prepare(void);
 /* At the end of hive_port_run_on_cores: drop every pending check and wait
  * for one in progress, so no check runs outside a run. */
 void host_backstop_drop(void);

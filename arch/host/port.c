@@ -308,8 +308,10 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
      * what every core does inside fn, and that with what follows (cores.c).
      * A run on core 0 alone is this thread's: no other to hand over to or
      * wait for (the last run's cores were waited for or withdrawn). */
-    if (ncores > 1)
+    if (ncores > 1) {
+        host_backstop_prepare(); /* before the threads it would cost */
         host_cores_start(ncores, fn, arg);
+    }
     watch_start();
     hive_host_bind_core(0);
     fn(arg);
