@@ -62,6 +62,7 @@ CONSTRUCT = {  # the construct each runtime uses, per workload
     "fib-tg": {"tbb": "task_group run + wait"},
 }
 TREES = ("uts-t1", "uts-t3")
+SERIAL_WL = {"fib-tg": "fib"}  # the serial run a workload's speedups are over
 COUNTERS = ("steals", "stolen_tasks", "parks", "wait_parks", "wakes")
 
 
@@ -136,8 +137,9 @@ class Report:
         return self.agg(v) if v else None
 
     def over(self, base_rt, rt, wl, th):
-        """base's serial time / rt's time (a speedup), or None."""
-        b, t = self.t(base_rt, wl, 1), self.t(rt, wl, th)
+        """base's serial time / rt's time (a speedup), or None. fib-tg's
+        serial run is fib's: the same recursion."""
+        b, t = self.t(base_rt, SERIAL_WL.get(wl, wl), 1), self.t(rt, wl, th)
         return b / t if b and t else None
 
     def own(self, rt):
@@ -190,24 +192,25 @@ def md_report(r, header):
         out += [f"## Fork-join overhead: fib({n}), one fork per call, no cutoff", "",
                 f"{forks:,} forks (fib(n-2) forked, fib(n-1) inline, then the wait);"
                 f" {calls:,} calls. ns per fork-join = run time / forks; overhead ="
-                " (run time - own serial time) / forks. Instructions: per fork at 1 thread, from"
+                " (run time - own serial time) / forks, at 1 thread only (at more threads the run"
+                " time holds the speedup too). Instructions: per fork at 1 thread, from"
                 " callgrind (fib(20) minus fib(18)): exact where the times are noisy. Serial rows:"
                 " ns per fork is the time of the plain recursion over the same count.", ""]
         out += ["| runtime | construct | threads | time (median) | ns per fork-join (median, min-max) |"
-                " overhead ns | speedup vs serial | vs own serial | instructions |",
+                " overhead ns, 1 thread | speedup vs serial | vs own serial | instructions |",
                 "|---|---|---|---|---|---|---|---|---|"]
         for k in r.rows(("fib", "fib-tg")):
             rt, wl, th = k
             v = r.runs[k]
             per = [s * 1e9 / forks for s in v]
             own = r.t(r.own(rt), "fib")
-            over = f"{(med(v) - own) * 1e9 / forks:.1f}" if own and rt not in SERIALS else ""
+            over = f"{(med(v) - own) * 1e9 / forks:.1f}" if own and rt not in SERIALS and th == 1 else ""
             ins = f"{r.instr[(rt, wl)]:.0f}" if th == 1 and (rt, wl) in r.instr else ""
             construct = "plain recursion" if rt in SERIALS else CONSTRUCT.get(wl, {}).get(rt, wl)
             out.append(f"| {NAMES.get(rt, rt)} | {construct} | {th} | {fmt_t(med(v))} |"
                        f" {med(per):.1f} ({min(per):.1f}-{max(per):.1f}) | {over} |"
-                       f" {fmt_x(r.over('serial', rt, 'fib', th))} |"
-                       f" {fmt_x(r.over(r.own(rt), rt, 'fib', th))} | {ins} |")
+                       f" {fmt_x(r.over('serial', rt, wl, th))} |"
+                       f" {fmt_x(r.over(r.own(rt), rt, wl, th))} | {ins} |")
         out.append("")
 
     # 2. coarse and irregular workloads: speedups
