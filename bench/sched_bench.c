@@ -67,9 +67,14 @@ static void spawn_prepare(size_t n)
 
 /* ---- how many cores this run can have ------------------------------------------ */
 
-/* The same busy loop on one thread, then on two at once: 2 * t1 / t2 is about
- * 2 when both cores are free and about 1 when other work holds one, which
- * says whether this repetition's 2-thread figures mean anything. */
+/* The same busy loop on one thread, then on two at once, then on one again:
+ * 2 * t1 / t2, with t1 the mean of the two one-thread loops (so that a load
+ * change during the probe does not tilt it one way), is about 2 when both
+ * cores are free and about 1 when other work holds one. bench/run probes
+ * right before each program; the probe lasts a few tenths of a second and
+ * says how free the machine was then, no more: under heavy load it swings
+ * from run to run, below 1 when other work took more during the two-thread
+ * loop than during the others. */
 static void *spin(void *arg)
 {
     volatile uint64_t x = 0;
@@ -93,6 +98,9 @@ static int capacity(void)
     for (int i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     double t2 = sb_now() - t0;
+    t0 = sb_now();
+    spin(NULL);
+    t1 = (t1 + sb_now() - t0) / 2;
     printf("M capacity %.3f\n", 2 * t1 / t2);
     return 0;
 }

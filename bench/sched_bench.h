@@ -95,30 +95,76 @@ static inline double sb_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- buffers: allocated once, written before any timing ---------------------- */
+
+/* Write every page of a fresh buffer now, so that its page faults are taken
+ * here and not in the first timed run that writes it. Through a volatile
+ * pointer: gcc turns a malloc followed by memset(0) into calloc, whose fresh
+ * pages stay untouched until first written (the sort's scratch buffer was
+ * that way until 2026-11-29, in every C program, and Rust's vec![0; n] is a
+ * calloc too). */
+static inline void sb_touch(void *p, size_t n)
+{
+    volatile unsigned char *b = (volatile unsigned char *)p;
+    for (size_t i = 0; i < n; i += 4096)
+        b[i] = 0;
+    if (n)
+        b[n - 1] = 0;
+}
+
+static inline void *sb_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "sched_bench: out of memory\n");
+        exit(1);
+    }
+    sb_touch(p, n);
+    return p;
+}
+
 /* ---- sort: the buffers (the kernels are workloads/msort.h) ------------------ */
 
 struct sb_sortbuf {
     uint32_t *a, *tmp;
-    size_t n;
+    size_t n, cap;
     uint64_t sum;
 };
 
-/* Fill with the same pseudo-random input every run (outside the timing). */
+/* Fill with the same pseudo-random input every run (outside the timing).
+ * The buffers are kept and only grow, their pages written when allocated. */
 static inline void sb_sort_fill(struct sb_sortbuf *s, size_t n)
 {
-    if (s->n != n) {
+    if (n > s->cap) {
         free(s->a);
         free(s->tmp);
-        s->a = (uint32_t *)malloc(n * sizeof *s->a);
-        s->tmp = (uint32_t *)malloc(n * sizeof *s->tmp);
-        if (!s->a || !s->tmp) {
-            fprintf(stderr, "sched_bench: out of memory\n");
-            exit(1);
-        }
-        s->n = n;
-        memset(s->tmp, 0, n * sizeof *s->tmp); /* its page faults are not the sort's */
+        s->a = (uint32_t *)sb_alloc(n * sizeof *s->a);
+        s->tmp = (uint32_t *)sb_alloc(n * sizeof *s->tmp); /* its page faults are not the sort's */
+        s->cap = n;
     }
+    s->n = n;
     s->sum = wl_msort_fill(s->a, n);
+}
+
+/* ---- spawn: the peers' marks (hive's are wl_spawn's) ------------------------- */
+
+/* The bytes the peers' spawned tasks mark (workloads/spawn.h's checker):
+ * kept between runs, only growing, written when allocated and zeroed before
+ * every run, outside the timing. */
+struct sb_hits {
+    unsigned char *hit;
+    size_t cap;
+};
+
+static inline unsigned char *sb_hits_zero(struct sb_hits *h, size_t n)
+{
+    if (n > h->cap) {
+        free(h->hit);
+        h->hit = (unsigned char *)sb_alloc(n);
+        h->cap = n;
+    }
+    memset(h->hit, 0, n);
+    return h->hit;
 }
 
 static inline int sb_sort_ok(const struct sb_sortbuf *s)
@@ -275,9 +321,18 @@ static inline void sb_parse(int argc, char **argv, struct sb_opts *o)
 }
 
 /* A smaller size for the untimed warm-up runs (page faults, first thread
- * starts, lazy binding and allocator pools stay out of the figures). */
+ * starts, lazy binding and allocator pools stay out of the figures). spawn
+ * warms up at its full size: the peers allocate a task object per spawn
+ * inside the timing (their API; hive's spawns use headers the caller
+ * supplies), all n of them queued before most run, so their allocators'
+ * pools and the pages under them must already have held n tasks - else each
+ * process's first full-size run pays the page faults (bench/run runs one
+ * timed repetition per process: oneTBB's first run took 3 to 9 times its
+ * later ones, Rayon's 2). The same rule for every runtime, hive included. */
 static inline size_t sb_warm_size(int w, size_t n)
 {
+    if (w == SB_SPAWN)
+        return n;
     if (w == SB_FIB || w == SB_FIB_TG)
         return n > 8 ? n - 4 : n;
     if (w == SB_QUEENS)

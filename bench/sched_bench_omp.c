@@ -125,6 +125,7 @@ static uint64_t skynet_omp(uint64_t num, uint64_t size)
 }
 
 static struct sb_sortbuf sortbuf;
+static struct sb_hits hitbuf;
 static unsigned char *hits;
 
 static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
@@ -139,12 +140,8 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
     uint64_t expect = 0;
     if (w == SB_UTS_T1 || w == SB_UTS_T3)
         expect = uts_expect(&tree); /* before the clock: it may count serially */
-    if (w == SB_SPAWN) {
-        free(hits);
-        hits = calloc(size, 1);
-        if (!hits)
-            exit(1);
-    }
+    if (w == SB_SPAWN)
+        hits = sb_hits_zero(&hitbuf, size);
     double t0 = sb_now();
 #pragma omp parallel num_threads(threads)
 #pragma omp single
@@ -214,10 +211,7 @@ static int run_serial(int w, unsigned threads, size_t size, struct sb_result *r)
     (void)threads;
     if (w != SB_SPAWN)
         return sb_run_serial(w, size, r, &sortbuf);
-    free(hits);
-    hits = calloc(size, 1);
-    if (!hits)
-        exit(1);
+    hits = sb_hits_zero(&hitbuf, size);
     /* volatile: a real indirect call per task, as a scheduler makes. */
     void (*volatile fn)(unsigned char *) = mark;
     double t0 = sb_now();

@@ -118,7 +118,7 @@ static uint64_t skynet_tbb(uint64_t num, uint64_t size)
 }
 
 static struct sb_sortbuf sortbuf;
-static std::unique_ptr<unsigned char[]> hits;
+static struct sb_hits hitbuf;
 static std::unique_ptr<tbb::task_arena> arenas[SB_MAX_THREADS + 1];
 
 static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
@@ -163,8 +163,7 @@ static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
         return 1;
     }
     case SB_SPAWN: {
-        hits.reset(new unsigned char[size]());
-        unsigned char *hit = hits.get();
+        unsigned char *hit = sb_hits_zero(&hitbuf, size);
         t0 = sb_now();
         arena.execute([&] {
             tbb::task_group g;

@@ -8,8 +8,10 @@ sched.svg and sched.json (bench/run sched calls it).
 RAW holds the programs' lines from every repetition (bench/sched_bench.h):
 "R runtime workload threads seconds size tasks ok|FAILED", hive's counters
 "S runtime workload threads name value ...", the cores-free probe
-"M capacity X" and the load average "M load X" before each repetition, and
-callgrind's counts "C runtime workload n1 instr1 n2 instr2".
+"M capacity X" before each program's run (its R lines follow it; older raw
+files have it once per repetition, which reads the same way), the load
+average "M load X" before each repetition, and callgrind's counts
+"C runtime workload n1 instr1 n2 instr2".
 HEADER is a file of Markdown put first (the date, the machine, the load
 average); META holds "key=value" lines (machine, commit, load) for the JSON.
 Figures are the median over the repetitions, with min and max, since the
@@ -62,6 +64,9 @@ CONSTRUCT = {  # the construct each runtime uses, per workload
     "fib-tg": {"tbb": "task_group run + wait"},
 }
 TREES = ("uts-t1", "uts-t3")
+SERIAL_WL = {"fib-tg": "fib"}  # the serial run a workload's speedups are over
+LOW_CAP = 1.5  # a cores-free probe under this: other work held a core
+DAGGER = "\u2020"
 COUNTERS = ("steals", "stolen_tasks", "parks", "wait_parks", "wakes")
 
 
@@ -78,14 +83,17 @@ def load(path):
         "info": {},                  # workload -> (size, tasks)
         "failed": [],
         "instr": {},                 # (runtime, workload) -> instructions per fork at 1 thread
-        "cap": [],                   # cores free, per repetition (sched_bench capacity)
+        "cap": [],                   # cores free, every probe (sched_bench capacity)
+        "probe": defaultdict(list),  # (runtime, workload, threads) -> [the probe before each run]
         "load": [],                  # 1-minute load average, per repetition
         "stats": defaultdict(list),  # (runtime, workload, threads) -> [{counter: value}]
     }
+    probe = None  # the last cores-free probe: the one before the runs that follow
     for line in open(path):
         f = line.split()
         if len(f) == 3 and f[:2] == ["M", "capacity"]:
-            d["cap"].append(float(f[2]))
+            probe = float(f[2])
+            d["cap"].append(probe)
         elif len(f) == 3 and f[:2] == ["M", "load"]:
             d["load"].append(float(f[2]))
         elif len(f) == 7 and f[0] == "C":  # C runtime workload n1 instr1 n2 instr2
@@ -100,6 +108,7 @@ def load(path):
         elif len(f) == 8 and f[0] == "R":
             rt, wl, th, secs, size, tasks, ok = f[1], f[2], int(f[3]), float(f[4]), f[5], int(f[6]), f[7]
             d["runs"][(rt, wl, th)].append(secs)
+            d["probe"][(rt, wl, th)].append(probe)
             d["info"][wl] = (size, tasks)
             if ok != "ok":
                 d["failed"].append(f"{rt} {wl} threads={th}")
@@ -136,9 +145,25 @@ class Report:
         return self.agg(v) if v else None
 
     def over(self, base_rt, rt, wl, th):
-        """base's serial time / rt's time (a speedup), or None."""
-        b, t = self.t(base_rt, wl, 1), self.t(rt, wl, th)
+        """base's serial time / rt's time (a speedup), or None. fib-tg's
+        serial run is fib's: the same recursion."""
+        b, t = self.t(base_rt, SERIAL_WL.get(wl, wl), 1), self.t(rt, wl, th)
         return b / t if b and t else None
+
+    def low(self, key):
+        """Whether a figure of more than one thread came after low cores-free
+        probes: of the medians, when at least half of its runs did; of the
+        best runs (agg = min), when its best run did."""
+        v, p = self.runs.get(key), self.probe.get(key)
+        if key[2] < 2 or not v or not p or len(p) != len(v):
+            return False
+        low = [x is not None and x < LOW_CAP for x in p]
+        if self.agg is min:
+            return low[v.index(min(v))]
+        return 2 * sum(low) >= len(low)
+
+    def mark(self, key):
+        return DAGGER if self.low(key) else ""
 
     def own(self, rt):
         return OWN_SERIAL.get(rt, rt)
@@ -160,10 +185,15 @@ class Report:
 def md_report(r, header):
     out = [header.rstrip(), ""]
     if r.cap:
-        out += [f"Cores free for the run, measured before each repetition (a busy loop on two threads"
-                f" against one; 2.0 = both cores free): median {med(r.cap):.2f}, min {min(r.cap):.2f},"
-                f" max {max(r.cap):.2f}." + (" **Other work held a core for much of this run: the"
-                " 2-thread figures understate scaling.**" if med(r.cap) < 1.5 else "")
+        nlow = sum(x < LOW_CAP for x in r.cap)
+        out += [f"Cores free, measured right before each program's run (a busy loop on two threads"
+                f" against one; 2.0 = both cores free; {len(r.cap)} probes): median {med(r.cap):.2f},"
+                f" min {min(r.cap):.2f}, max {max(r.cap):.2f}; {nlow} under {LOW_CAP}."
+                + (f" {DAGGER} marks a figure at more than one thread at least half of whose runs"
+                   f" came right after a probe under {LOW_CAP} (in the table of best runs: whose best"
+                   " run did): other work held a core as that program started, so it likely"
+                   " understates scaling. A program runs for seconds after its probe, so an unmarked"
+                   " figure can still have been disturbed." if nlow else "")
                 + (" (Above 2: the one-thread loop itself was slowed - the machine was busy with"
                    " other work, and every figure here is noisier than usual.)"
                    if max(r.cap) > 2.2 else ""), ""]
@@ -190,24 +220,25 @@ def md_report(r, header):
         out += [f"## Fork-join overhead: fib({n}), one fork per call, no cutoff", "",
                 f"{forks:,} forks (fib(n-2) forked, fib(n-1) inline, then the wait);"
                 f" {calls:,} calls. ns per fork-join = run time / forks; overhead ="
-                " (run time - own serial time) / forks. Instructions: per fork at 1 thread, from"
+                " (run time - own serial time) / forks, at 1 thread only (at more threads the run"
+                " time holds the speedup too). Instructions: per fork at 1 thread, from"
                 " callgrind (fib(20) minus fib(18)): exact where the times are noisy. Serial rows:"
                 " ns per fork is the time of the plain recursion over the same count.", ""]
         out += ["| runtime | construct | threads | time (median) | ns per fork-join (median, min-max) |"
-                " overhead ns | speedup vs serial | vs own serial | instructions |",
+                " overhead ns, 1 thread | speedup vs serial | vs own serial | instructions |",
                 "|---|---|---|---|---|---|---|---|---|"]
         for k in r.rows(("fib", "fib-tg")):
             rt, wl, th = k
             v = r.runs[k]
             per = [s * 1e9 / forks for s in v]
             own = r.t(r.own(rt), "fib")
-            over = f"{(med(v) - own) * 1e9 / forks:.1f}" if own and rt not in SERIALS else ""
+            over = f"{(med(v) - own) * 1e9 / forks:.1f}" if own and rt not in SERIALS and th == 1 else ""
             ins = f"{r.instr[(rt, wl)]:.0f}" if th == 1 and (rt, wl) in r.instr else ""
             construct = "plain recursion" if rt in SERIALS else CONSTRUCT.get(wl, {}).get(rt, wl)
-            out.append(f"| {NAMES.get(rt, rt)} | {construct} | {th} | {fmt_t(med(v))} |"
+            out.append(f"| {NAMES.get(rt, rt)} | {construct} | {th}{r.mark(k)} | {fmt_t(med(v))} |"
                        f" {med(per):.1f} ({min(per):.1f}-{max(per):.1f}) | {over} |"
-                       f" {fmt_x(r.over('serial', rt, 'fib', th))} |"
-                       f" {fmt_x(r.over(r.own(rt), rt, 'fib', th))} | {ins} |")
+                       f" {fmt_x(r.over('serial', rt, wl, th))} |"
+                       f" {fmt_x(r.over(r.own(rt), rt, wl, th))} | {ins} |")
         out.append("")
 
     # 2. coarse and irregular workloads: speedups
@@ -232,7 +263,7 @@ def md_report(r, header):
             rt, _, th = k
             v = r.runs[k]
             one = r.t(rt, wl, 1)
-            out.append(f"| {NAMES.get(rt, rt)} | {th} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |"
+            out.append(f"| {NAMES.get(rt, rt)} | {th}{r.mark(k)} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |"
                        f" {med(v) * 1e9 / tasks:.1f} | {fmt_x(r.over('serial', rt, wl, th))} |"
                        f" {fmt_x(r.over(r.own(rt), rt, wl, th))} |"
                        f" {fmt_x(one / med(v) if one else None)} |")
@@ -253,7 +284,7 @@ def md_report(r, header):
             v = r.runs[k]
             rate = [tasks / s * 1e-6 for s in v]
             pps = r.parks_per_stolen(k)
-            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]} | {fmt_t(med(v))} |"
+            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]}{r.mark(k)} | {fmt_t(med(v))} |"
                        f" {med(rate):.1f} ({min(rate):.1f}-{max(rate):.1f}) | {med(v) * 1e9 / tasks:.1f} |"
                        f" {'' if pps is None else f'{pps:.3f}'} |")
         out.append("")
@@ -267,7 +298,7 @@ def md_report(r, header):
         for k in r.rows(("skynet",)):
             v = r.runs[k]
             one = r.t(k[0], "skynet", 1)
-            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |"
+            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]}{r.mark(k)} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |"
                        f" {med(v) * 1e9 / tasks:.1f} | {fmt_x(one / med(v) if one else None)} |")
         out.append("")
 
@@ -280,7 +311,7 @@ def md_report(r, header):
                 "| runtime | threads | median | min-max |", "|---|---|---|---|"]
         for k in r.rows(("empty",)):
             v = r.runs[k]
-            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |")
+            out.append(f"| {NAMES.get(k[0], k[0])} | {k[2]}{r.mark(k)} | {fmt_t(med(v))} | {fmt_t(min(v))}-{fmt_t(max(v))} |")
         out.append("")
 
     # 5. hive's own counters
@@ -313,8 +344,9 @@ def summary_table(r, what="median"):
         def f(rt):
             if rt in SERIALS and t != 1 and wl == "fib":
                 return ""  # its 1-thread column has it
-            v = r.t(rt, wl, 1 if rt in SERIALS else t)
-            return f"{v * 1e9 / r.info[wl][1]:.1f}" if v else ""
+            key = (rt, wl, 1 if rt in SERIALS else t)
+            v = r.t(*key)
+            return f"{v * 1e9 / r.info[wl][1]:.1f}{r.mark(key)}" if v else ""
         return f
 
     def speed(wl):
@@ -325,7 +357,8 @@ def summary_table(r, what="median"):
             a, b = r.over("serial", rt, wl, th), r.over(r.own(rt), rt, wl, th)
             if a is None:
                 return ""
-            return f"{a:.2f}" + (f" ({b:.2f})" if r.own(rt) != "serial" and b else "")
+            return (f"{a:.2f}" + (f" ({b:.2f})" if r.own(rt) != "serial" and b else "")
+                    + r.mark((rt, wl, th)))
         return f
 
     if "fib" in r.info:
@@ -365,6 +398,9 @@ def json_report(r, meta, extra_recs=(), extra=None):
                "max_ns": round(max(v) * 1e9), "runs": len(v), "size": int(size), "tasks": tasks}
         if th == 1 and (rt, wl) in r.instr:
             rec["instructions_per_fork"] = round(r.instr[(rt, wl)], 1)
+        p = r.probe.get(k)
+        if th > 1 and p and any(x is not None for x in p):
+            rec["cores_free_before_runs"] = p  # the probe before each run, in run order
         if rt not in SERIALS:
             for key, base in (("speedup_vs_serial", "serial"), ("speedup_vs_own_serial", r.own(rt))):
                 x = r.over(base, rt, wl, th)
@@ -498,7 +534,8 @@ def summary(r):
                  if r.over(r.own(rt), rt, wl, th)]
             print(f"sched: {wl} speedup vs own serial, {th} thread(s): " + ", ".join(v), file=sys.stderr)
     if r.cap:
-        print(f"sched: cores free (median of repetitions): {med(r.cap):.2f} of 2", file=sys.stderr)
+        print(f"sched: cores free (median of {len(r.cap)} probes, one before each program):"
+              f" {med(r.cap):.2f} of 2; {sum(x < LOW_CAP for x in r.cap)} under {LOW_CAP}", file=sys.stderr)
 
 
 # ---- the boards (bench/board/sched_board.c) -------------------------------------

@@ -12,7 +12,8 @@ set(HIVE_TEST_HARNESS ${HIVE_ROOT}/tests/harness.c)
 # X.c is hive's version, on the public API only.
 set(HIVE_WORKLOADS_DIR ${HIVE_ROOT}/tests/workloads)
 set(HIVE_WORKLOAD_SOURCES ${HIVE_WORKLOADS_DIR}/fib.c ${HIVE_WORKLOADS_DIR}/nqueens.c
-    ${HIVE_WORKLOADS_DIR}/msort.c ${HIVE_WORKLOADS_DIR}/spawn.c)
+    ${HIVE_WORKLOADS_DIR}/nqueens_serial.c ${HIVE_WORKLOADS_DIR}/msort.c
+    ${HIVE_WORKLOADS_DIR}/spawn.c)
 set(HIVE_WORKLOAD_HEADERS ${HIVE_WORKLOADS_DIR}/fib.h ${HIVE_WORKLOADS_DIR}/nqueens.h
     ${HIVE_WORKLOADS_DIR}/msort.h ${HIVE_WORKLOADS_DIR}/spawn.h)
 

@@ -10,10 +10,10 @@
  * Bitboards: a position is the set of columns its queens hold and the squares
  * of the next row that their two diagonals reach (wl_queens_pos).
  *
- * The safe-placement step, the serial count, the task count and the table of
- * known results below are plain C that also compiles as C++: the oneTBB and
- * OpenMP programs of bench/ use them, so every runtime runs the same leaf code
- * and is checked against the same table. hive's version (nqueens.c) uses only
+ * The safe-placement step, the serial count (nqueens_serial.c), the task
+ * count and the table of known results below are plain C that also compiles
+ * as C++: the oneTBB and OpenMP programs of bench/ use them, so every runtime
+ * runs the same leaf code and is checked against the same table. hive's version (nqueens.c) uses only
  * the public API, include/hive/hive.h.
  */
 #ifndef HIVE_WORKLOADS_NQUEENS_H
@@ -67,16 +67,13 @@ static inline struct wl_queens_pos wl_queens_place(struct wl_queens_pos p, uint3
 }
 
 /* Solutions below position p, whose next row is `row`: the serial count, the
- * leaf of every parallel version. */
-static inline uint64_t wl_queens_serial(unsigned n, unsigned row, struct wl_queens_pos p)
-{
-    if (row == n)
-        return 1;
-    uint64_t c = 0;
-    for (uint32_t s = wl_queens_safe(n, p); s; s &= s - 1)
-        c += wl_queens_serial(n, row + 1, wl_queens_place(p, wl_queens_lowest(s)));
-    return c;
-}
+ * leaf of every parallel version. Out of line, in nqueens_serial.c, which
+ * every program using it links: one compiled copy for the serial and the
+ * parallel runs alike. */
+#ifdef __cplusplus
+extern "C"
+#endif
+uint64_t wl_queens_serial(unsigned n, unsigned row, struct wl_queens_pos p);
 
 /* A position whose next row is `row` is counted serially, in its task, rather
  * than split into a task per safe square: the grain rule of every parallel

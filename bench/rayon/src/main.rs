@@ -110,13 +110,38 @@ struct Bench {
     expect: uts::Expect,
 }
 
+/// A buffer of n zeros whose every page has been written (sched_bench.h's
+/// sb_touch): vec![0; n] is a calloc, whose fresh pages would take their
+/// faults in the first timed run that writes them.
+fn touched<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut v = vec![T::default(); n];
+    let step = (4096 / std::mem::size_of::<T>().max(1)).max(1);
+    for i in (0..n).step_by(step).chain(n.checked_sub(1)) {
+        // SAFETY: i < n = v.len().
+        unsafe { std::ptr::write_volatile(v.as_mut_ptr().add(i), T::default()) };
+    }
+    v
+}
+
 impl Bench {
+    /// The sort's buffers, kept between runs and only growing, and the same
+    /// pseudo-random input in a[..n] every run; returns its sum.
     fn sort_fill(&mut self, n: usize) -> u64 {
-        if self.a.len() != n {
-            self.a = vec![0; n];
-            self.tmp = vec![0; n]; // its page faults are not the sort's
+        if self.a.len() < n {
+            self.a = touched(n);
+            self.tmp = touched(n); // its page faults are not the sort's
         }
-        msort_fill(&mut self.a)
+        msort_fill(&mut self.a[..n])
+    }
+
+    /// spawn's marks: kept between runs, only growing, zeroed before each.
+    fn hits_zero(&mut self, n: usize) -> &mut [u8] {
+        if self.hits.len() < n {
+            self.hits = touched(n);
+        }
+        let h = &mut self.hits[..n];
+        h.fill(0);
+        h
     }
 
     fn tree(w: Wl, size: usize) -> uts::Tree {
@@ -143,10 +168,10 @@ impl Bench {
             }
             Wl::Sort => {
                 let sum = self.sort_fill(size);
-                let (a, tmp) = (&mut self.a, &mut self.tmp);
+                let (a, tmp) = (&mut self.a[..size], &mut self.tmp[..size]);
                 r.secs = timed(|| pool.install(|| sort(a, tmp))).1;
                 r.tasks = msort_forks(size);
-                r.ok = msort_ok(&self.a, sum);
+                r.ok = msort_ok(&self.a[..size], sum);
             }
             Wl::Queens => {
                 let (v, secs) = timed(|| pool.install(|| queens(n, 0, QUEENS_EMPTY)));
@@ -155,8 +180,7 @@ impl Bench {
                 r.ok = v == queens_expect(n);
             }
             Wl::Spawn => {
-                self.hits = vec![0; size];
-                let hits = &mut self.hits;
+                let hits = self.hits_zero(size);
                 r.secs = timed(|| {
                     pool.install(|| {
                         rayon::scope(|s| {
@@ -168,7 +192,7 @@ impl Bench {
                 })
                 .1;
                 r.tasks = size as u64;
-                r.ok = spawn_ok(&self.hits);
+                r.ok = spawn_ok(&self.hits[..size]);
             }
             Wl::UtsT1 | Wl::UtsT3 => {
                 let t = Bench::tree(w, size);
@@ -202,10 +226,10 @@ impl Bench {
             }
             Wl::Sort => {
                 let sum = self.sort_fill(size);
-                let (a, tmp) = (&mut self.a, &mut self.tmp);
+                let (a, tmp) = (&mut self.a[..size], &mut self.tmp[..size]);
                 r.secs = timed(|| msort_serial(a, tmp)).1;
                 r.tasks = msort_forks(size);
-                r.ok = msort_ok(&self.a, sum);
+                r.ok = msort_ok(&self.a[..size], sum);
             }
             Wl::Queens => {
                 let (v, secs) = timed(|| queens_serial(n, 0, QUEENS_EMPTY));
@@ -214,8 +238,7 @@ impl Bench {
                 r.ok = v == queens_expect(n);
             }
             Wl::Spawn => {
-                self.hits = vec![0; size];
-                let hits = &mut self.hits;
+                let hits = self.hits_zero(size);
                 // Read through a volatile load: a real indirect call per task,
                 // as the scheduler makes (sched_bench.c calls through a
                 // volatile function pointer).
@@ -223,7 +246,7 @@ impl Bench {
                 let f = unsafe { std::ptr::read_volatile(&body) };
                 r.secs = timed(|| hits.iter_mut().for_each(|h| f(h))).1;
                 r.tasks = size as u64;
-                r.ok = spawn_ok(&self.hits);
+                r.ok = spawn_ok(&self.hits[..size]);
             }
             Wl::UtsT1 | Wl::UtsT3 => {
                 let t = Bench::tree(w, size);

@@ -177,9 +177,13 @@ pub fn parse(prog: &str, args: &[String]) -> Opts {
     o
 }
 
-/// A smaller size for the untimed warm-up runs (sched_bench.h's sb_warm_size).
+/// A smaller size for the untimed warm-up runs (sched_bench.h's sb_warm_size;
+/// spawn warms up at its full size: Rayon allocates a job per spawn inside
+/// the timing, all n queued before most run, and the allocator's pages must
+/// already have held them, as for every runtime).
 fn warm_size(w: Wl, n: usize) -> usize {
     match w {
+        Wl::Spawn => n,
         Wl::Fib | Wl::FibTg => {
             if n > 8 {
                 n - 4
