@@ -101,7 +101,7 @@ static inline double sb_now(void)
  * here and not in the first timed run that writes it. Through a volatile
  * pointer: gcc turns a malloc followed by memset(0) into calloc, whose fresh
  * pages stay untouched until first written (the sort's scratch buffer was
- * that way until 2026-11-29, in every C program, and Rust's vec![0; n] is a
+ * that way until 2026-11-28, in every C program, and Rust's vec![0; n] is a
  * calloc too). */
 static inline void sb_touch(void *p, size_t n)
 {

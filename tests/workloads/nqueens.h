@@ -12,9 +12,9 @@
  *
  * The safe-placement step, the serial count (nqueens_serial.c), the task
  * count and the table of known results below are plain C that also compiles
- * as C++: the oneTBB and OpenMP programs of bench/ use them, so every runtime
- * runs the same leaf code and is checked against the same table. hive's version (nqueens.c) uses only
- * the public API, include/hive/hive.h.
+ * as C++: the oneTBB and OpenMP programs of bench/ use them, so every
+ * runtime runs the same leaf code and is checked against the same table.
+ * hive's version (nqueens.c) uses only the public API, include/hive/hive.h.
  */
 #ifndef HIVE_WORKLOADS_NQUEENS_H
 #define HIVE_WORKLOADS_NQUEENS_H
