@@ -21,6 +21,8 @@ struct sbi_ret {
 /* hart_get_status values. */
 #define SBI_HSM_STARTED 0
 #define SBI_HSM_STOPPED 1
+#define SBI_HSM_START_PENDING 2
+#define SBI_HSM_STOP_PENDING 3
 
 struct sbi_ret sbi_hart_start(unsigned long hartid, unsigned long start_addr,
                               unsigned long opaque);

@@ -146,10 +146,14 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
             deadline = hive_deadline_after(arch_counter(), arch_counter_hz() * 5);
         }
         if (arch_counter() > deadline) {
-            for (unsigned i = 1; i < cores_expected; i++)
-                if (!atomic_load_explicit(&core_arrived[i], memory_order_relaxed))
-                    printf("hive: core %u (hardware id %#lx) was started and never came online\n",
-                           i, (unsigned long)hive_cpus[i].hw_id);
+            for (unsigned i = 1; i < cores_expected; i++) {
+                if (atomic_load_explicit(&core_arrived[i], memory_order_relaxed))
+                    continue;
+                const char *fw = arch_core_firmware_state(hive_cpus[i].hw_id);
+                printf("hive: core %u (hardware id %#lx) was started and never came online%s%s%s\n",
+                       i, (unsigned long)hive_cpus[i].hw_id, fw ? " (" : "", fw ? fw : "",
+                       fw ? ")" : "");
+            }
             hive_panic("only %u of %u cores came online", hive_cpu_count(),
                        cores_expected);
         }

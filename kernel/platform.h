@@ -52,6 +52,12 @@ uint64_t arch_counter_hz(void);
 noreturn void arch_halt(void);
 /* Where started secondaries begin; they receive their logical id. */
 extern char arch_secondary_entry[];
+/* What the firmware says of a core that was started and never came online,
+ * for the boot core's report (kernel/boot.c): a short phrase, or NULL where
+ * the arch has no firmware to ask (riscv64 asks SBI HSM for the hart's
+ * state, which tells a hart the firmware never ran from one that ran into
+ * hive and stopped there). */
+const char *arch_core_firmware_state(uintptr_t hw_id);
 
 /* ---- kernel/, called by arch ---- */
 noreturn void hive_kernel_main(uintptr_t boot_hw_id);

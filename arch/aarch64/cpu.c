@@ -3,6 +3,7 @@
  * per-core register, the counter, halting. Also the storage entry.S needs.
  * (Idling and parking: park.c.)
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "aarch64.h"
@@ -67,4 +68,12 @@ noreturn void arch_halt(void)
     __asm__ volatile("msr daifset, #0xf" : : : "memory");
     for (;;)
         __asm__ volatile("wfi");
+}
+
+const char *arch_core_firmware_state(uintptr_t hw_id)
+{
+    /* PSCI's AFFINITY_INFO could say, but not every board starts its cores
+     * through PSCI (the Raspberry Pis' spin table has nothing to ask). */
+    (void)hw_id;
+    return NULL;
 }

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "csr.h"
+#include "drivers/sbi.h"
 #include "kernel/kernel.h"
 #include "layout.h"
 
@@ -57,4 +58,18 @@ noreturn void arch_halt(void)
     csr_write(sie, 0);
     for (;;)
         __asm__ volatile("wfi");
+}
+
+const char *arch_core_firmware_state(uintptr_t hw_id)
+{
+    struct sbi_ret st = sbi_hart_get_status(hw_id);
+    if (st.error != SBI_SUCCESS)
+        return "SBI HSM: no status";
+    switch (st.value) {
+    case SBI_HSM_STARTED: return "SBI HSM: started - it left the firmware";
+    case SBI_HSM_STOPPED: return "SBI HSM: stopped - the firmware never started it";
+    case SBI_HSM_START_PENDING: return "SBI HSM: start pending - still in the firmware";
+    case SBI_HSM_STOP_PENDING: return "SBI HSM: stop pending";
+    default: return "SBI HSM: suspended or unknown state";
+    }
 }
