@@ -127,6 +127,21 @@ void hive_console_emergency(const char *s)
     put_raw(s, (unsigned)strlen(s));
 }
 
+void hive_console_emergency_hex(const char *label, uint64_t v)
+{
+    char buf[2 + 16 + 1];
+    unsigned n = sizeof buf;
+    buf[--n] = '\0';
+    do {
+        buf[--n] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    buf[--n] = 'x';
+    buf[--n] = '0';
+    hive_console_emergency(label);
+    hive_console_emergency(&buf[n]);
+}
+
 void hive_console_emergency_panic(unsigned core, const char *what)
 {
     char digits[12];

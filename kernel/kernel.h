@@ -31,5 +31,7 @@ void hive_console_emergency(const char *s);
 /* "panic: core N: " then what, the same way: for panics where stdio itself
  * may be broken (a fault inside a fault or interrupt handler, early boot). */
 void hive_console_emergency_panic(unsigned core, const char *what);
+/* The same path: label, then v as 0x and its hex digits (no leading zeros). */
+void hive_console_emergency_hex(const char *label, uint64_t v);
 
 #endif

@@ -56,28 +56,13 @@ noreturn void riscv_mmode_entry(void)
  * exit with status 1 - never a hart that stops without a word. */
 noreturn void riscv_probe_trapped(uint64_t scause, uint64_t sepc, uint64_t stval);
 
-static void put_hex(const char *label, uint64_t v)
-{
-    char buf[2 + 16 + 1];
-    unsigned n = sizeof buf;
-    buf[--n] = '\0';
-    do {
-        buf[--n] = "0123456789abcdef"[v & 15];
-        v >>= 4;
-    } while (v && n > 2);
-    buf[--n] = 'x';
-    buf[--n] = '0';
-    hive_console_emergency(label);
-    hive_console_emergency(&buf[n]);
-}
-
 noreturn void riscv_probe_trapped(uint64_t scause, uint64_t sepc, uint64_t stval)
 {
     board_console_init();
     hive_console_emergency_panic(0, "trap while reading the device tree:");
-    put_hex(" scause=", scause);
-    put_hex(" sepc=", sepc);
-    put_hex(" stval=", stval);
+    hive_console_emergency_hex(" scause=", scause);
+    hive_console_emergency_hex(" sepc=", sepc);
+    hive_console_emergency_hex(" stval=", stval);
     hive_console_emergency("\n");
     board_exit(1);
 }
