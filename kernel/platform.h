@@ -52,12 +52,13 @@ uint64_t arch_counter_hz(void);
 noreturn void arch_halt(void);
 /* Where started secondaries begin; they receive their logical id. */
 extern char arch_secondary_entry[];
-/* What the firmware says of a core that was started and never came online,
- * for the boot core's report (kernel/boot.c): a short phrase, or NULL where
+/* What the firmware says of a core that was started and has not come
+ * online, for the boot core (kernel/boot.c): a short phrase, or NULL where
  * the arch has no firmware to ask (riscv64 asks SBI HSM for the hart's
  * state, which tells a hart the firmware never ran from one that ran into
- * hive and stopped there). */
-const char *arch_core_firmware_state(uintptr_t hw_id);
+ * hive and stopped there). *starting is set true when the firmware says it
+ * is still starting the core (it has not yet entered hive), else false. */
+const char *arch_core_firmware_state(uintptr_t hw_id, bool *starting);
 
 /* ---- kernel/, called by arch ---- */
 noreturn void hive_kernel_main(uintptr_t boot_hw_id);

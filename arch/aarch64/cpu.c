@@ -70,8 +70,9 @@ noreturn void arch_halt(void)
         __asm__ volatile("wfi");
 }
 
-const char *arch_core_firmware_state(uintptr_t hw_id)
+const char *arch_core_firmware_state(uintptr_t hw_id, bool *starting)
 {
+    *starting = false;
     /* PSCI's AFFINITY_INFO could say, but not every board starts its cores
      * through PSCI (the Raspberry Pis' spin table has nothing to ask). */
     (void)hw_id;

@@ -60,9 +60,10 @@ noreturn void arch_halt(void)
         __asm__ volatile("wfi");
 }
 
-const char *arch_core_firmware_state(uintptr_t hw_id)
+const char *arch_core_firmware_state(uintptr_t hw_id, bool *starting)
 {
     struct sbi_ret st = sbi_hart_get_status(hw_id);
+    *starting = st.error == SBI_SUCCESS && st.value == SBI_HSM_START_PENDING;
     if (st.error != SBI_SUCCESS)
         return "SBI HSM: no status";
     switch (st.value) {
