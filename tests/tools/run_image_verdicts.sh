@@ -27,7 +27,9 @@ board panic_status_0 'echo "panic: core 1: rule broken"; exit 0'
 board lost_status 'echo "board: no semihosting, powering off without the exit status"; exit 0'
 board signalled 'echo "qemu-system-aarch64: terminating on signal 15 from pid 1 (sh)"; exit 0'
 board killed 'kill -KILL $$'
-board hangs 'sleep 30'
+# exec, as every real board's script execs QEMU: timeout's TERM then reaches
+# the hung process itself (a child of sh would hold the pipe open for 30 s).
+board hangs 'exec sleep 30'
 board long_then_broken 'i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i + 1)); done; echo "<<a<<b>>c>>"; exit 0'
 board panics 'echo "panic: core 0: stack overflow"; exit 1'
 touch "$tmp/image.elf"
