@@ -115,7 +115,13 @@ void aarch64_exception(struct aarch64_frame *f, unsigned kind)
      * stdio may be what is broken: a raw line, then stop. */
     if (!arch_this_cpu() || group == 1) {
         if (!arch_this_cpu()) {
+            /* No logical id yet (the per-core block brings it): the
+             * hardware id, MPIDR's affinity fields as the board's
+             * board_core_hw_ids lists them, names the core instead. */
+            uint64_t mpidr;
+            __asm__ volatile("mrs %0, mpidr_el1" : "=r"(mpidr));
             hive_console_emergency("panic: core ?: exception before per-core setup:");
+            put_hex(" MPIDR", mpidr & 0xff00ffffffull);
         } else {
             hive_console_emergency_panic(arch_this_cpu()->id,
                                          "exception inside an exception or interrupt handler:");
