@@ -12,6 +12,10 @@
  * halfway through a line collects into its own buffer, so its line comes out
  * whole and the task's line stays whole around it. With one buffer a handler's
  * line landed inside the task's ("AAAAirq191", then the rest of the A's).
+ * A handler's unfinished line (no newline yet) ends with the handler
+ * (hive_console_handler_end): the handlers of a core share their buffer, so
+ * it would otherwise begin the next handler's line, which may print for
+ * another device long after.
  */
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +93,19 @@ void hive_console_flush(void)
         l->len = 0;
     }
     arch_irq_restore(irq);
+}
+
+void hive_console_handler_end(void)
+{
+    /* Interrupts are masked here (the handler's entry), and this core's
+     * handler buffer is the one in use. */
+    struct line *l = &lines[hive_cpu_id()][1];
+    if (l->len) {
+        /* Room for the newline: a full buffer is emitted as it fills. */
+        l->buf[l->len++] = '\n';
+        emit(l->buf, l->len);
+        l->len = 0;
+    }
 }
 
 void hive_console_panic_line(const char *s)

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "kernel/console.h"
 #include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "kernel/timer.h"
@@ -142,6 +143,7 @@ void hive_kernel_irq(int source)
     } else {
         device((unsigned)source);
     }
+    hive_console_handler_end();
     HIVE_TRACE_EVENT(HIVE_TRACE_IRQ_END, (unsigned)source, 0);
     hive_sched_interrupt_exit(sched_saved);
     c->depth--;

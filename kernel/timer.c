@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "hive/timer.h"
+#include "kernel/console.h"
 #include "kernel/kernel.h"
 #include "hive/spinlock.h"
 #include "sched/sched.h"
@@ -316,6 +317,9 @@ void hive_timer_irq(void)
             HIVE_TRACE_EVENT(HIVE_TRACE_TIMER, t.fn.call, t.arg);
         }
         t.fire(t.fn, t.arg);
+        /* Each callback is a handler of its own: its unfinished line ends
+         * here, not in the next one's (kernel/console.c). */
+        hive_console_handler_end();
         hive_spin_lock_raw(&c->lock);
         now = hive_port_now_ns();
     }

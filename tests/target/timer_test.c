@@ -214,7 +214,7 @@ HIVE_TEST(timer_wakes_a_fully_parked_system)
  * lines come while the task is halfway through one of its own. Every line
  * is "<<...>>", which tools/run-image requires to arrive whole: a handler
  * line inside a task line ("<<core 1 task AAAA<<core 1 irq 3>>") fails the
- * run. */
+ * run, and so does one handler's line after another's on one line. */
 #define LINE_SHOTS 40u
 #define LINE_GAP_NS 20000u
 
@@ -224,7 +224,9 @@ static void print_from_handler(void *arg)
 {
     unsigned me = hive_cpu_id();
     unsigned n = atomic_fetch_add(&line_shots[me], 1) + 1;
-    printf("<<core %u irq %u>>\n", me, n);
+    /* Every other line without its newline: the handler's end must end it,
+     * or the next handler's line would follow it on the same line. */
+    printf("<<core %u irq %u>>%s", me, n, n % 2 ? "" : "\n");
     if (n < LINE_SHOTS && hive_after_irq(LINE_GAP_NS, print_from_handler, arg) != HIVE_OK)
         atomic_fetch_add(&errors, 1);
 }
