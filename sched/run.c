@@ -276,7 +276,9 @@ int hive_run(void (*entry)(void *arg), void *arg, const struct hive_config *cfg)
     atomic_thread_fence(memory_order_seq_cst); /* pairs with hive_outstanding_sub_anywhere's */
     /* acquire: pairs with the release decrement in
      * hive_outstanding_sub_anywhere. Rarely waits: only for a caller
-     * between its decrement and its end's last wake. */
+     * inside it (between its count in `ending` and its release), which
+     * then ends its call without waiting for anything - whether or not its
+     * decrement ended a run (model/run_end.pml shows both). */
     while (atomic_load_explicit(&hive_scheduler.ending, memory_order_acquire) != 0)
         hive_port_cpu_relax();
 
