@@ -33,8 +33,8 @@
  *   - a handler never starts once its detach has returned;
  *   - when a detach returns, the detached handler runs on no core but the
  *     caller's own (a handler detaching its own line returns at once);
- *   - the dispatcher turns a line off for nobody's sake only while no
- *     handler is attached to it (a route off disables it for every core);
+ *   - an attached line stays on, routed to its attacher, until its detach
+ *     (looked at by every attach and detach that finds it attached);
  *   - no deadlock (invalid end state): every call returns.
  * Not a property: a handler may start on a core that did not attach it, for
  * an interrupt claimed before a detach and attach of its line (README.md,
@@ -143,6 +143,7 @@ inline attach(l, id) {
     lock == 0 -> lock = me + 1; id = fn[l];
     if
     :: id == DETACHING -> REACHED(1)        /* refused: a detach waits */
+    :: id >= 2 -> assert(en[l] && target[l] == hcore[id])
     :: else -> skip
     fi
   };
@@ -185,6 +186,7 @@ inline detach_begin(l, f, self, early, ctx) {
     lock == 0 -> lock = me + 1; f = fn[l];
     if
     :: f == DETACHING -> REACHED(2); f = 0  /* another detach waits */
+    :: f >= 2 -> assert(en[l] && target[l] == hcore[f])  /* still routed */
     :: else -> skip
     fi
   };
@@ -302,6 +304,10 @@ inline device(l) {
        fi;
        if
        :: attaching == f -> REACHED(13)     /* before its attach returned */
+       :: else -> skip
+       fi;
+       if
+       :: inside[f] > 0 -> REACHED(14)      /* already running elsewhere */
        :: else -> skip
        fi;
        inside[f]++; cur[me] = f
