@@ -1,0 +1,466 @@
+/*
+ * Device handlers (kernel/irq.c): hive_irq_attach and hive_irq_detach on
+ * any core, in task or interrupt context, against device() dispatching the
+ * line's interrupts on other cores; the interrupt controller underneath
+ * (board_irq_route, claim, complete) as the GIC and the PLIC behave. What is
+ * covered and why sequentially consistent interleavings are enough:
+ * README.md.
+ *
+ * Granularity: each C11 atomic access to shared data is one Promela step.
+ * A step also takes accesses nobody else can change in between: data of the
+ * stepping core alone (cores[c].line, the ghost variables) and, under
+ * attach_lock, the fields only attach_lock's holders write (fn's relaxed
+ * load, arg, core, the route). A seq_cst fence is no step: spin's
+ * interleavings are sequentially consistent, which is what the two fences of
+ * the running/fn handshake buy (docs/ordering.md).
+ *
+ * Two lines, NC cores (2). Each core makes NOPS calls from task context,
+ * each one of attach or detach of either line, in any order, results
+ * ignored (EBUSY and EINVAL are outcomes too), and takes interrupts whenever
+ * its interrupts are unmasked: between calls, and while a detach waits for
+ * handlers. A device raises each line up to NINT times, at any moment. A
+ * core claims a raised line routed to it (the claim makes it active: the
+ * controller signals it to no core until its completion), runs device(),
+ * and completes it; between the claim and device()'s first step the other
+ * cores may do anything. Handler ids are attach's: each successful attach is
+ * a new handler, its arg the same number. A handler may return at once or
+ * detach its own line, and line 0's may also detach or attach line 1: line
+ * 1's handler detaches nothing but its own line, so no two handlers wait
+ * for each other (hive/irq.h's rule).
+ *
+ * Checked:
+ *   - a handler runs with the arg attached with it;
+ *   - a handler never starts once its detach has returned;
+ *   - when a detach returns, the detached handler runs on no core but the
+ *     caller's own (a handler detaching its own line returns at once);
+ *   - an attached line stays on, routed to its attacher, until its detach
+ *     (looked at by every attach and detach that finds it attached);
+ *   - no deadlock (invalid end state): every call returns.
+ * Not a property: a handler may start on a core that did not attach it, for
+ * an interrupt claimed before a detach and attach of its line (README.md,
+ * "Findings"; -DCHECK_CORE).
+ *
+ * Options:
+ *   -DPRE          line 0 attached by core 0, line 1 by core 1, at the start
+ *   -DTIMER        a timer interrupt of core 0 whose callback (hive_after_irq)
+ *                  detaches either line (the cores are alike: one suffices)
+ *   -DNINT1=n      line 1 raised n times (default NINT)
+ *   -DCROSS        line 1's handler may detach line 0 too: the two handlers
+ *                  may detach each other's lines, which hive/irq.h forbids;
+ *                  spin must find the deadlock it warns of
+ *   -DCHECK_CORE   also check that a handler runs only on the core that
+ *                  attached it (hive/irq.h's promise): fails, see README.md
+ *   -DFIX_CORE     device() calls the handler only on the core that attached
+ *                  it (a proposed change: README.md)
+ *   -DNO_ACTIVE    a controller that may signal a claimed line again on
+ *                  another core before its completion
+ *   -DSTRAY        line 1 is no device line of the board (board_irq_route
+ *                  refuses it) but the controller delivers it anyway, on
+ *                  any core (a source left enabled by firmware): an attach
+ *                  of it must return HIVE_EINVAL with its handler not
+ *                  running, never to run (fails, see README.md)
+ *
+ * Planted bugs, each of which spin must catch:
+ *   -DBUG_NO_WAIT         detach returns without waiting for handlers
+ *   -DBUG_LOOK_FIRST      device() looks at fn before it counts itself in
+ *                         running (its fence missing: the look passes the add)
+ *   -DBUG_DETACH_NO_FENCE detach's look at running passes its store of
+ *                         DETACHING (its fence missing)
+ *   -DBUG_DETACH_NULL     detach clears fn at once, not DETACHING while it
+ *                         waits: an attach meanwhile writes arg under the
+ *                         old handler
+ *   -DBUG_NO_SELF         a handler detaching its own line waits for itself
+ *   -DBUG_LINE_STALE      (TIMER) device() leaves cores[c].line set, and a
+ *                         caller in interrupt context (depth) on the line
+ *                         its core last handled is taken for its handler:
+ *                         a timer callback's detach returns at once
+ *   -DBUG_ROUTE_OFF_UNLOCKED an unclaimed interrupt turns its line off on
+ *                         device()'s own look, not the look under attach_lock
+ */
+#ifndef NC
+#define NC 2
+#endif
+#ifndef NOPS
+#define NOPS 2
+#endif
+#ifndef NINT
+#define NINT 2
+#endif
+#ifndef NINT1
+#define NINT1 NINT      /* line 1's raises */
+#endif
+
+#define NL 2            /* device lines */
+#define NONE NL         /* cores[c].line outside device(): HIVE_IRQ_LINES */
+#define NULLH 0         /* fn values: no handler, */
+#define DETACHING 1     /* a detach waiting, */
+#define MAXID 12        /* else a handler id (2, 3, ...) */
+
+/* REACHED(k): with -DPROBES=0, pan prints "probe k reached" the first time
+ * the search gets there (check.sh's PAN_PROBES; README.md lists them). */
+#ifdef PROBES
+c_decl { unsigned long hive_reached; }
+#define REACHED(k) c_code { \
+  if (!(hive_reached >> k & 1)) { \
+    hive_reached |= 1ul << k; printf("probe %d reached\n", k); \
+    if ((PROBES) && (hive_reached & (PROBES)) == (PROBES)) { \
+      printf("every probe reached\n"); exit(0); \
+    } \
+  } }
+#else
+#define REACHED(k) skip
+#endif
+
+/* kernel/irq.c's lines[] and cores[].line */
+byte fn[NL];            /* _Atomic fn */
+byte arg[NL];           /* arg (plain; written under attach_lock) */
+byte running[NL];       /* _Atomic running */
+byte lock;              /* attach_lock: 0 free, else holder + 1 */
+byte cline[NC];         /* cores[c].line (plain, that core's own) */
+
+/* The controller: a line's enable and target (board_irq_route), the
+ * device's raise (pend) and the claim in flight (inflight). */
+bool en[NL];
+byte target[NL];
+bool pend[NL];
+bool inflight[NL];
+byte raised[NL];
+
+/* Ghosts. */
+byte nextid = 2;
+bool gone[MAXID];       /* its detach has returned */
+byte inside[MAXID];     /* cores running it */
+byte hcore[MAXID];      /* the core that attached it */
+byte cur[NC];           /* the handler the core runs, else 0 */
+byte attaching;         /* the handler whose attach holds attach_lock */
+
+inline spin_lock() { atomic { lock == 0 -> lock = me + 1 } }
+
+/* hive_irq_attach(l, handler, arg): the check and the writes under
+ * attach_lock; the release store of fn before the route. */
+inline attach(l, id) {
+  atomic {
+    lock == 0 -> lock = me + 1; id = fn[l];
+    if
+    :: id == DETACHING -> REACHED(1)        /* refused: a detach waits */
+    :: id >= 2 -> assert(en[l] && target[l] == hcore[id])
+    :: else -> skip
+    fi
+  };
+  if
+  :: id != NULLH -> id = 0                  /* HIVE_EBUSY */
+  :: else ->
+     d_step { id = nextid; nextid++; assert(id < MAXID); arg[l] = id; hcore[id] = me };
+     d_step { fn[l] = id; attaching = id }  /* release */
+     printf("C%d: attach line %d: handler %d\n", me, l, id);
+#ifdef STRAY
+     if
+     :: l == 1 ->                           /* board_irq_route fails */
+        fn[l] = NULLH;                      /* never routed: HIVE_EINVAL */
+        d_step {
+          lock = 0; attaching = 0;
+          /* Refused: as if never attached. */
+          assert(inside[id] == 0);
+          gone[id] = true; id = 0
+        }
+     :: else ->
+#endif
+     d_step { target[l] = me; en[l] = true; id = 0 }   /* board_irq_route on */
+#ifdef STRAY
+     fi
+#endif
+  fi;
+  d_step { lock = 0; attaching = 0 }
+}
+
+/* hive_irq_detach up to its wait, from context ctx (TASK, HANDLER,
+ * CALLBACK): under attach_lock, the look at fn, the route off, fn =
+ * DETACHING. f: the handler detached, else 0 (HIVE_EINVAL). self:
+ * wait_for_handlers' look at the core's own line (own data: it may be read
+ * in any step before the fence). */
+#define TASK 0
+#define HANDLER 1
+#define CALLBACK 2
+inline detach_begin(l, f, self, early, ctx) {
+  atomic {
+    lock == 0 -> lock = me + 1; f = fn[l];
+    if
+    :: f == DETACHING -> REACHED(2); f = 0  /* another detach waits */
+    :: f >= 2 -> assert(en[l] && target[l] == hcore[f])  /* still routed */
+    :: else -> skip
+    fi
+  };
+  if
+  :: f != NULLH ->
+     en[l] = false;                         /* board_irq_route off */
+#ifdef BUG_DETACH_NO_FENCE
+     early = running[l];                    /* the look passes the store */
+#endif
+#ifdef BUG_DETACH_NULL
+     fn[l] = NULLH;
+#else
+     fn[l] = DETACHING;
+#endif
+     printf("C%d: detach line %d: handler %d\n", me, l, f);
+     atomic {
+       lock = 0;
+#ifdef BUG_NO_SELF
+       self = 0;
+#else
+       self = (cline[me] == l -> 1 : 0);
+#endif
+#ifdef BUG_LINE_STALE
+       if
+       :: ctx == TASK -> self = 0           /* and a task's depth is 0 */
+       :: else -> skip
+       fi;
+#endif
+       /* Probes (no step): what the wait's first look will find. */
+       if
+       :: running[l] > self && ctx == TASK -> REACHED(3)
+       :: running[l] > self && ctx == HANDLER && self == 0 -> REACHED(4)
+       :: running[l] > self && ctx == CALLBACK -> REACHED(5)
+       :: running[l] > self && self == 1 -> REACHED(6)
+       :: else -> skip
+       fi
+     }
+  :: else -> lock = 0
+  fi
+}
+
+/* After the wait: fn = NULL under attach_lock; the detach returns. */
+inline detach_end(l, f, self, early) {
+  spin_lock();
+  fn[l] = NULLH;
+  d_step {
+    lock = 0;
+    /* Returned: f runs on no core but (from inside it) the caller's. */
+    assert(inside[f] == (cur[me] == f -> 1 : 0));
+    gone[f] = true;
+    f = 0; self = 0; early = 0
+  }
+}
+
+#ifdef BUG_DETACH_NO_FENCE
+#define WAIT_DONE(l, self, early) (early <= self || running[l] <= self)
+#else
+#define WAIT_DONE(l, self, early) (running[l] <= self)
+#endif
+
+/* From a handler or a timer callback: interrupts masked, the wait spins. */
+inline detach_masked(l, ctx) {
+  detach_begin(l, hf, hself, hearly, ctx);
+  if
+  :: hf != 0 ->
+#ifndef BUG_NO_WAIT
+     WAIT_DONE(l, hself, hearly);
+#endif
+     detach_end(l, hf, hself, hearly)
+  :: else -> skip
+  fi
+}
+
+/* The attached handler's body: what it may call. */
+inline handler(l) {
+  if
+  :: skip
+  :: detach_masked(l, HANDLER)              /* its own line */
+  :: l == 0 -> detach_masked(1, HANDLER)
+  :: l == 0 -> attach(1, id)
+#ifdef CROSS
+  :: l == 1 -> detach_masked(0, HANDLER)
+#endif
+  fi
+}
+
+/* device(l), from hive_kernel_irq. */
+inline device(l) {
+#ifdef BUG_LOOK_FIRST
+  f = fn[l];
+  d_step { cline[me] = l; running[l]++ };
+#else
+  d_step { cline[me] = l; running[l]++ };   /* relaxed add, then the fence */
+  f = fn[l];                                /* acquire */
+#endif
+#ifdef FIX_CORE
+  if
+  :: f >= 2 && hcore[f] != me -> f = DETACHING   /* not handled here */
+  :: else -> skip
+  fi;
+#endif
+  if
+  :: f >= 2 ->
+     a = arg[l];
+     d_step {
+       printf("C%d: line %d runs handler %d (arg %d)\n", me, l, f, a);
+       assert(a == f);
+       assert(!gone[f]);
+#ifdef CHECK_CORE
+       assert(hcore[f] == me);
+#endif
+       if
+       :: hcore[f] != me -> REACHED(11)     /* not its attacher's core */
+       :: else -> skip
+       fi;
+       if
+       :: attaching == f -> REACHED(13)     /* before its attach returned */
+       :: else -> skip
+       fi;
+       if
+       :: inside[f] > 0 -> REACHED(14)      /* already running elsewhere */
+       :: else -> skip
+       fi;
+       inside[f]++; cur[me] = f
+     };
+     handler(l);
+     d_step {
+       if
+       :: fn[l] == DETACHING -> REACHED(7)  /* taken away while it ran */
+       :: else -> skip
+       fi;
+       inside[f]--; cur[me] = 0;
+#ifndef BUG_LINE_STALE
+       cline[me] = NONE;
+#endif
+       running[l]--;                        /* release */
+       f = 0; a = 0
+     }
+  :: else ->
+     d_step {
+       if
+       :: f == DETACHING -> REACHED(8)      /* raced a detach */
+       :: else -> skip
+       fi;
+#ifndef BUG_LINE_STALE
+       cline[me] = NONE;
+#endif
+       running[l]--
+     };
+     /* Unclaimed: off, unless attached again since the look. */
+#ifdef BUG_ROUTE_OFF_UNLOCKED
+     if
+     :: f == NULLH ->
+        atomic { lock == 0 -> lock = me + 1;
+                 assert(fn[l] == NULLH || fn[l] == DETACHING);
+                 en[l] = false }
+     :: else -> spin_lock()
+     fi;
+#else
+     atomic { lock == 0 -> lock = me + 1;
+              if
+              :: fn[l] == NULLH -> en[l] = false; REACHED(10)
+              :: fn[l] >= 2 -> REACHED(9)    /* attached again: left on */
+              :: else -> skip
+              fi };
+#endif
+     d_step { lock = 0; f = 0 }
+  fi
+}
+
+/* The arch's claim, hive_kernel_irq, the completion. The claim takes a
+ * raised line routed to this core (edge: the raise is consumed; a raise
+ * while it is active is kept for after the completion). */
+inline take_irq() {
+  atomic {
+    if
+    :: en[0] && target[0] == me && pend[0] && !inflight[0] -> il = 0
+    :: en[1] && target[1] == me && pend[1] && !inflight[1] -> il = 1
+#ifdef STRAY
+    :: pend[1] && !inflight[1] -> il = 1        /* on any core, never routed */
+#endif
+    fi;
+    pend[il] = false;
+    if
+    :: tf != 0 -> REACHED(12)               /* inside a task's detach wait */
+    :: else -> skip
+    fi;
+#ifndef NO_ACTIVE
+    inflight[il] = true
+#endif
+  };
+  device(il);
+  d_step { inflight[il] = false; il = 0 }     /* board_irq_complete */
+}
+
+/* An interrupt, wherever this core's interrupts are unmasked. */
+inline interrupt() {
+  if
+  :: take_irq()
+#ifdef TIMER
+  :: timer ->
+     /* A hive_after_irq callback: interrupts masked, in no device(). */
+     timer = false;
+     if
+     :: detach_masked(0, CALLBACK)
+     :: detach_masked(1, CALLBACK)
+     fi
+#endif
+  fi
+}
+
+/* From a task: interrupts unmasked while it waits. */
+inline detach_task(l) {
+  detach_begin(l, tf, tself, tearly, TASK);
+  if
+  :: tf != 0 ->
+#ifndef BUG_NO_WAIT
+     do
+     :: WAIT_DONE(l, tself, tearly) -> break
+     :: interrupt()
+     od;
+#endif
+     detach_end(l, tf, tself, tearly)
+  :: else -> skip
+  fi
+}
+
+proctype core(byte me) {
+  byte op;
+  byte tf, tself, tearly;           /* a task's detach */
+  byte il, f, a;                    /* the interrupt being handled */
+  byte hf, hself, hearly;           /* a handler's or callback's detach */
+  byte id;
+#ifdef TIMER
+  bool timer = (me == 0);        /* core 0 only: the cores are alike */
+#endif
+end:
+  do
+  :: interrupt()
+  :: op < NOPS ->
+     if
+     :: attach(0, id)
+     :: attach(1, id)
+     :: detach_task(0)
+     :: detach_task(1)
+     fi;
+     op++
+  od
+}
+
+active proctype dev() {
+end:
+  do
+  :: raised[0] < NINT -> d_step { pend[0] = true; raised[0]++ }
+  :: raised[1] < NINT1 -> d_step { pend[1] = true; raised[1]++ }
+  od
+}
+
+init {
+  atomic {
+    byte c = 0;
+    do
+    :: c < NC -> cline[c] = NONE; c++
+    :: else -> break
+    od;
+#ifdef PRE
+    fn[0] = 2; arg[0] = 2; hcore[2] = 0; target[0] = 0; en[0] = true;
+    fn[1] = 3; arg[1] = 3; hcore[3] = 1; target[1] = 1; en[1] = true;
+    nextid = 4;
+#endif
+    c = 0;
+    do
+    :: c < NC -> run core(c); c++
+    :: else -> break
+    od
+  }
+}
