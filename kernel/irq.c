@@ -18,7 +18,8 @@
 
 /*
  * A line's handler, arg and core are written by attach under attach_lock and
- * read by device() on the routed core, without it. A handler that device()
+ * read by device() without it; device() calls the handler only on the core
+ * that attached it (where the line is routed). A handler that device()
  * has looked up must run with its own arg, never a later attach's, and
  * detach must not return while it runs elsewhere (its caller may free arg
  * or attach anew). So device() counts itself in `running` before it looks,
@@ -89,10 +90,17 @@ static void device(unsigned irq)
         atomic_fetch_add_explicit(&l->running, 1, memory_order_relaxed);
         atomic_thread_fence(memory_order_seq_cst);
         /* acquire: pairs with the release store in hive_irq_attach, so the
-         * handler's arg is the one attached with it (no later attach writes
-         * it while we are counted). */
+         * handler's arg and core are the ones attached with it (no later
+         * attach writes them while we are counted). */
         hive_irq_handler *fn = atomic_load_explicit(&l->fn, memory_order_acquire);
-        bool handled = fn && fn != DETACHING;
+        /* Only on the core that attached it, where its line is routed. This
+         * core may have claimed an interrupt of the line before a detach
+         * and an attach on another core (the claim comes before our count):
+         * that interrupt was the old handler's, which is gone, and the new
+         * one runs where it was attached - never here, where it could even
+         * start before its attach has returned. It goes the unclaimed way
+         * below, which leaves a line attached again on. */
+        bool handled = fn && fn != DETACHING && l->core == hive_cpu_id();
         if (handled) {
             count(C_DEVICE);
             fn(irq, l->arg);
@@ -149,6 +157,32 @@ void hive_kernel_irq(int source)
     c->depth--;
 }
 
+/* After a detach (or a refused attach) took the line's handler away: wait
+ * until no device() call that may have found it is still inside (the top) -
+ * but for the caller itself, when it is that line's handler (device() is
+ * inside for irq on this core). Out of attach_lock: a handler on another
+ * core may be attaching or detaching a line itself. */
+static void wait_for_handlers(unsigned irq)
+{
+    unsigned self = cores[hive_cpu_id()].line == irq;
+    /* Detach's half of the handshake: fn taken away, then the look. */
+    atomic_thread_fence(memory_order_seq_cst);
+    /* acquire: pairs with the release decrement in device(). */
+    while (atomic_load_explicit(&lines[irq].running, memory_order_acquire) > self)
+        arch_cpu_relax();
+}
+
+/* A line made DETACHING (by a detach, or an attach the route refused):
+ * once no device() that may have found its handler is inside, it is free
+ * (NULL) and the caller may return. */
+static void settle(unsigned irq)
+{
+    wait_for_handlers(irq);
+    unsigned long saved = hive_spin_lock(&attach_lock);
+    atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed);
+    hive_spin_unlock(&attach_lock, saved);
+}
+
 int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
 {
     if (!handler || irq >= HIVE_IRQ_LINES)
@@ -165,27 +199,22 @@ int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg)
          * route, so the first interrupt finds its handler. */
         atomic_store_explicit(&lines[irq].fn, handler, memory_order_release);
         if (board_irq_route(irq, lines[irq].core, true) != 0) {
-            atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed); /* never routed */
+            /* Never routed. But a controller may deliver a source it
+             * cannot route (a GIC's SGIs and PPIs, one left enabled by
+             * the firmware), and a device() on another core may have
+             * found the handler since the store: it does not call it (not
+             * its core), yet it reads core. So, as a detach: DETACHING,
+             * busy to attach, until no device() is inside; then NULL.
+             * relaxed: attach_lock orders the writers of fn, and
+             * DETACHING gives device() nothing to read. */
+            atomic_store_explicit(&lines[irq].fn, DETACHING, memory_order_relaxed);
             err = HIVE_EINVAL;
         }
     }
     hive_spin_unlock(&attach_lock, saved);
+    if (err == HIVE_EINVAL)
+        settle(irq);
     return err;
-}
-
-/* After detach took the line's handler away: wait until no device() call
- * that may have found it is still inside (the top) - but for the caller
- * itself, when it is that line's handler (device() is inside for irq on
- * this core). Out of attach_lock: a handler on another core may be
- * attaching or detaching a line itself. */
-static void wait_for_handlers(unsigned irq)
-{
-    unsigned self = cores[hive_cpu_id()].line == irq;
-    /* Detach's half of the handshake: fn taken away, then the look. */
-    atomic_thread_fence(memory_order_seq_cst);
-    /* acquire: pairs with the release decrement in device(). */
-    while (atomic_load_explicit(&lines[irq].running, memory_order_acquire) > self)
-        arch_cpu_relax();
 }
 
 int hive_irq_detach(unsigned irq)
@@ -209,10 +238,7 @@ int hive_irq_detach(unsigned irq)
     hive_spin_unlock(&attach_lock, saved);
     if (err != HIVE_OK)
         return err;
-    wait_for_handlers(irq);
-    saved = hive_spin_lock(&attach_lock);
-    atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed);
-    hive_spin_unlock(&attach_lock, saved);
+    settle(irq);
     return HIVE_OK;
 }
 

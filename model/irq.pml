@@ -36,9 +36,11 @@
  *   - an attached line stays on, routed to its attacher, until its detach
  *     (looked at by every attach and detach that finds it attached);
  *   - no deadlock (invalid end state): every call returns.
- * Not a property: a handler may start on a core that did not attach it, for
- * an interrupt claimed before a detach and attach of its line (README.md,
- * "Findings"; -DCHECK_CORE).
+ *   - a handler runs only on the core that attached it (hive/irq.h), even
+ *     for an interrupt claimed before a detach and attach of its line;
+ *   - an attach the route refused returns only once no device() that may
+ *     have found its handler is inside (it never runs, and the caller may
+ *     reuse arg), with -DSTRAY.
  *
  * Options:
  *   -DPRE          line 0 attached by core 0, line 1 by core 1, at the start
@@ -48,17 +50,13 @@
  *   -DCROSS        line 1's handler may detach line 0 too: the two handlers
  *                  may detach each other's lines, which hive/irq.h forbids;
  *                  spin must find the deadlock it warns of
- *   -DCHECK_CORE   also check that a handler runs only on the core that
- *                  attached it (hive/irq.h's promise): fails, see README.md
- *   -DFIX_CORE     device() calls the handler only on the core that attached
- *                  it (a proposed change: README.md)
  *   -DNO_ACTIVE    a controller that may signal a claimed line again on
  *                  another core before its completion
  *   -DSTRAY        line 1 is no device line of the board (board_irq_route
  *                  refuses it) but the controller delivers it anyway, on
  *                  any core (a source left enabled by firmware): an attach
  *                  of it must return HIVE_EINVAL with its handler not
- *                  running, never to run (fails, see README.md)
+ *                  running, never to run
  *
  * Planted bugs, each of which spin must catch:
  *   -DBUG_NO_WAIT         detach returns without waiting for handlers
@@ -76,6 +74,11 @@
  *                         a timer callback's detach returns at once
  *   -DBUG_ROUTE_OFF_UNLOCKED an unclaimed interrupt turns its line off on
  *                         device()'s own look, not the look under attach_lock
+ *   -DBUG_ANY_CORE        device() calls the handler it found on any core,
+ *                         not only on the one that attached it
+ *   -DBUG_REFUSED_AT_ONCE (STRAY) a refused attach stores NULL and returns
+ *                         at once, without waiting for device() calls that
+ *                         may have found its handler
  */
 #ifndef NC
 #define NC 2
@@ -114,6 +117,7 @@ c_decl { unsigned long hive_reached; }
 /* kernel/irq.c's lines[] and cores[].line */
 byte fn[NL];            /* _Atomic fn */
 byte arg[NL];           /* arg (plain; written under attach_lock) */
+byte lcore[NL];         /* core (plain; written under attach_lock) */
 byte running[NL];       /* _Atomic running */
 byte lock;              /* attach_lock: 0 free, else holder + 1 */
 byte cline[NC];         /* cores[c].line (plain, that core's own) */
@@ -131,6 +135,7 @@ byte nextid = 2;
 bool gone[MAXID];       /* its detach has returned */
 byte inside[MAXID];     /* cores running it */
 byte hcore[MAXID];      /* the core that attached it */
+byte seen[MAXID];       /* device() calls inside that read it from fn */
 byte cur[NC];           /* the handler the core runs, else 0 */
 byte attaching;         /* the handler whose attach holds attach_lock */
 
@@ -148,29 +153,46 @@ inline attach(l, id) {
     fi
   };
   if
-  :: id != NULLH -> id = 0                  /* HIVE_EBUSY */
+  :: id != NULLH -> d_step { id = 0; lock = 0; attaching = 0 }   /* HIVE_EBUSY */
   :: else ->
-     d_step { id = nextid; nextid++; assert(id < MAXID); arg[l] = id; hcore[id] = me };
+     d_step { id = nextid; nextid++; assert(id < MAXID); arg[l] = id; lcore[l] = me; hcore[id] = me };
      d_step { fn[l] = id; attaching = id }  /* release */
      printf("C%d: attach line %d: handler %d\n", me, l, id);
 #ifdef STRAY
      if
      :: l == 1 ->                           /* board_irq_route fails */
+#ifdef BUG_REFUSED_AT_ONCE
         fn[l] = NULLH;                      /* never routed: HIVE_EINVAL */
+        d_step { lock = 0; attaching = 0 };
+#else
+        /* As a detach: DETACHING, unlock, settle (the wait; NULL under
+         * attach_lock). The caller is no handler of line 1 (it had none). */
+        fn[l] = DETACHING;
         d_step {
           lock = 0; attaching = 0;
-          /* Refused: as if never attached. */
-          assert(inside[id] == 0);
+          if
+          :: seen[id] > 0 -> REACHED(13)    /* a device() found it: wait */
+          :: else -> skip
+          fi
+        };
+        running[l] == 0;
+        spin_lock();
+        fn[l] = NULLH;
+        lock = 0;
+#endif
+        d_step {
+          /* Refused: never ran, and no device() that found it is inside. */
+          assert(inside[id] == 0 && seen[id] == 0);
           gone[id] = true; id = 0
         }
      :: else ->
 #endif
-     d_step { target[l] = me; en[l] = true; id = 0 }   /* board_irq_route on */
+     d_step { target[l] = me; en[l] = true; id = 0 };  /* board_irq_route on */
+     d_step { lock = 0; attaching = 0 }
 #ifdef STRAY
      fi
 #endif
-  fi;
-  d_step { lock = 0; attaching = 0 }
+  fi
 }
 
 /* hive_irq_detach up to its wait, from context ctx (TASK, HANDLER,
@@ -276,40 +298,36 @@ inline handler(l) {
 /* device(l), from hive_kernel_irq. */
 inline device(l) {
 #ifdef BUG_LOOK_FIRST
-  f = fn[l];
-  d_step { cline[me] = l; running[l]++ };
+  d_step { f = fn[l]; sf = f };
+  d_step { cline[me] = l; running[l]++; if :: sf >= 2 -> seen[sf]++ :: else -> skip fi };
 #else
   d_step { cline[me] = l; running[l]++ };   /* relaxed add, then the fence */
-  f = fn[l];                                /* acquire */
+  d_step { f = fn[l]; sf = f; if :: sf >= 2 -> seen[sf]++ :: else -> skip fi };  /* acquire */
 #endif
-#ifdef FIX_CORE
+#ifndef BUG_ANY_CORE
+  /* Only on the core that attached it (core, read after fn like arg):
+   * else the unclaimed way, which leaves a line attached again on. */
   if
-  :: f >= 2 && hcore[f] != me -> f = DETACHING   /* not handled here */
+  :: f >= 2 ->
+     a = lcore[l];
+     if
+     :: a != me -> REACHED(11); f = MAXID     /* an old claim: not here */
+     :: else -> skip
+     fi;
+     a = 0
   :: else -> skip
   fi;
 #endif
   if
-  :: f >= 2 ->
+  :: f >= 2 && f != MAXID ->
      a = arg[l];
      d_step {
        printf("C%d: line %d runs handler %d (arg %d)\n", me, l, f, a);
        assert(a == f);
        assert(!gone[f]);
-#ifdef CHECK_CORE
-       assert(hcore[f] == me);
-#endif
-       if
-       :: hcore[f] != me -> REACHED(11)     /* not its attacher's core */
-       :: else -> skip
-       fi;
-       if
-       :: attaching == f -> REACHED(13)     /* before its attach returned */
-       :: else -> skip
-       fi;
-       if
-       :: inside[f] > 0 -> REACHED(14)      /* already running elsewhere */
-       :: else -> skip
-       fi;
+       assert(hcore[f] == me);              /* on its attacher's core */
+       assert(attaching != f);              /* its attach has returned */
+       assert(inside[f] == 0);              /* on no other core at once */
        inside[f]++; cur[me] = f
      };
      handler(l);
@@ -323,7 +341,8 @@ inline device(l) {
        cline[me] = NONE;
 #endif
        running[l]--;                        /* release */
-       f = 0; a = 0
+       if :: sf >= 2 -> seen[sf]-- :: else -> skip fi;
+       f = 0; a = 0; sf = 0
      }
   :: else ->
      d_step {
@@ -334,7 +353,9 @@ inline device(l) {
 #ifndef BUG_LINE_STALE
        cline[me] = NONE;
 #endif
-       running[l]--
+       running[l]--;
+       if :: sf >= 2 -> seen[sf]-- :: else -> skip fi;
+       sf = 0
      };
      /* Unclaimed: off, unless attached again since the look. */
 #ifdef BUG_ROUTE_OFF_UNLOCKED
@@ -417,7 +438,7 @@ inline detach_task(l) {
 proctype core(byte me) {
   byte op;
   byte tf, tself, tearly;           /* a task's detach */
-  byte il, f, a;                    /* the interrupt being handled */
+  byte il, f, a, sf;                /* the interrupt being handled; sf: fn as read */
   byte hf, hself, hearly;           /* a handler's or callback's detach */
   byte id;
 #ifdef TIMER
@@ -453,8 +474,8 @@ init {
     :: else -> break
     od;
 #ifdef PRE
-    fn[0] = 2; arg[0] = 2; hcore[2] = 0; target[0] = 0; en[0] = true;
-    fn[1] = 3; arg[1] = 3; hcore[3] = 1; target[1] = 1; en[1] = true;
+    fn[0] = 2; arg[0] = 2; lcore[0] = 0; hcore[2] = 0; target[0] = 0; en[0] = true;
+    fn[1] = 3; arg[1] = 3; lcore[1] = 1; hcore[3] = 1; target[1] = 1; en[1] = true;
     nextid = 4;
 #endif
     c = 0;

@@ -32,9 +32,13 @@ typedef void hive_irq_handler(unsigned irq, void *arg);
  * Route device line irq (the controller's own number: PLIC source id on
  * riscv64, GIC INTID on aarch64) to the calling core and run handler(irq,
  * arg) on every interrupt from it.
- *   HIVE_EINVAL  handler is NULL, or irq is not a device line of this board.
- *   HIVE_EBUSY   irq already has a handler (or its detach, on another core,
- *                is still waiting for the handler to finish).
+ * An interrupt a core claimed before the line was detached and attached
+ * again elsewhere is not handed to the new handler: it ran nowhere.
+ *   HIVE_EINVAL  handler is NULL, or irq is not a device line of this board
+ *                (the handler was never called, and will not be: arg is
+ *                the caller's again).
+ *   HIVE_EBUSY   irq already has a handler (or its detach is still waiting
+ *                for the handler to finish).
  */
 HIVE_MUST_CHECK int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
 
@@ -44,7 +48,8 @@ HIVE_MUST_CHECK int hive_irq_attach(unsigned irq, hive_irq_handler *handler, voi
  * itself: at once), so arg is the caller's again and irq may be attached
  * anew. It waits for a handler running on another core: never call it
  * holding a spinlock that handler takes, nor from a handler for a line
- * whose handler may in turn be detaching this one's.
+ * whose handler may in turn be detaching this one's (nor around any longer
+ * cycle of handlers detaching each other's lines).
  *   HIVE_EINVAL  irq has no handler.
  */
 HIVE_MUST_CHECK int hive_irq_detach(unsigned irq);
