@@ -45,8 +45,8 @@ struct irq_core {
     unsigned line;                          /* the device line device() is in, else HIVE_IRQ_LINES */
 };
 
-/* A line's fn while detach waits for its handlers: busy to attach, no
- * handler to device(). Never called. */
+/* A line's fn while a detach (or an attach the route refused) waits for
+ * its handlers: busy to attach, no handler to device(). Never called. */
 static void detaching(unsigned irq, void *arg) { (void)irq, (void)arg; }
 #define DETACHING (&detaching)
 
@@ -112,13 +112,14 @@ static void device(unsigned irq)
         if (handled)
             return;
     }
-    /* Nobody wants it (detached meanwhile, or never routed here): turn it
-     * off, or a level-triggered line would fire for ever - unless it has
-     * been attached again since our look, maybe on another core: turning
-     * it off then would silence the new handler's line for good (a route
-     * off disables the line for every core). The look again is under
-     * attach_lock, which every attach and detach holds. (A line being
-     * detached is off already.) */
+    /* Nobody here wants it (detached meanwhile, never routed here, or
+     * attached again on another core after our claim): turn it off, or a
+     * level-triggered line would fire for ever - unless it has a handler
+     * (again) at the second look: turning it off then would silence that
+     * handler's line for good (a route off disables the line for every
+     * core). The look is under attach_lock, which every attach and detach
+     * holds. (A line being detached is off already; one whose attach the
+     * route refused has no route to turn off.) */
     count(C_UNHANDLED);
     if (irq < HIVE_IRQ_LINES) {
         unsigned long saved = hive_spin_lock(&attach_lock);

@@ -26,7 +26,8 @@ struct hive_irq_counts {
     uint64_t doorbells;     /* HIVE_IRQ_DOORBELL */
     uint64_t timers;        /* HIVE_IRQ_TIMER */
     uint64_t devices;       /* device lines with a handler */
-    uint64_t unhandled;     /* device lines without one (then disabled) */
+    uint64_t unhandled;     /* device lines with none here (then disabled, unless
+                               attached again, maybe on another core) */
 };
 void hive_irq_counts(unsigned core, struct hive_irq_counts *out);
 

@@ -38,6 +38,9 @@
  *   - no deadlock (invalid end state): every call returns.
  *   - a handler runs only on the core that attached it (hive/irq.h), even
  *     for an interrupt claimed before a detach and attach of its line;
+ *   - what device() leaves uncalled for that reason was claimed under
+ *     another handler (ghost ch: fn at the claim), never one claimed while
+ *     the handler it finds was attached;
  *   - an attach the route refused returns only once no device() that may
  *     have found its handler is inside (it never runs, and the caller may
  *     reuse arg), with -DSTRAY.
@@ -76,6 +79,8 @@
  *                         device()'s own look, not the look under attach_lock
  *   -DBUG_ANY_CORE        device() calls the handler it found on any core,
  *                         not only on the one that attached it
+ *   -DBUG_DROP_OWN        device() on core 1 takes its own handler for
+ *                         another core's and drops the interrupt
  *   -DBUG_REFUSED_AT_ONCE (STRAY) a refused attach stores NULL and returns
  *                         at once, without waiting for device() calls that
  *                         may have found its handler
@@ -138,12 +143,15 @@ byte hcore[MAXID];      /* the core that attached it */
 byte seen[MAXID];       /* device() calls inside that read it from fn */
 byte cur[NC];           /* the handler the core runs, else 0 */
 byte attaching;         /* the handler whose attach holds attach_lock */
+byte ch[NC];            /* fn of the line at the core's routed claim */
 
 inline spin_lock() { atomic { lock == 0 -> lock = me + 1 } }
 
-/* hive_irq_attach(l, handler, arg): the check and the writes under
- * attach_lock; the release store of fn before the route. */
-inline attach(l, id) {
+/* hive_irq_attach(l, handler, arg) up to a refusal's wait: the check and
+ * the writes under attach_lock; the release store of fn before the route.
+ * rf: with -DSTRAY, the handler whose route was refused (fn DETACHING,
+ * attach_lock free; the caller waits, then attach_refused_end), else 0. */
+inline attach_begin(l, id, rf) {
   atomic {
     lock == 0 -> lock = me + 1; id = fn[l];
     if
@@ -163,28 +171,20 @@ inline attach(l, id) {
      :: l == 1 ->                           /* board_irq_route fails */
 #ifdef BUG_REFUSED_AT_ONCE
         fn[l] = NULLH;                      /* never routed: HIVE_EINVAL */
-        d_step { lock = 0; attaching = 0 };
+        d_step { lock = 0; attaching = 0; rf = id; id = 0 }
 #else
-        /* As a detach: DETACHING, unlock, settle (the wait; NULL under
-         * attach_lock). The caller is no handler of line 1 (it had none). */
+        /* As a detach: DETACHING, unlock, settle (the caller's wait; NULL
+         * under attach_lock). The caller is no handler of line 1 (it had
+         * none), so its wait is for running to be 0. */
         fn[l] = DETACHING;
         d_step {
-          lock = 0; attaching = 0;
+          lock = 0; attaching = 0; rf = id; id = 0;
           if
-          :: seen[id] > 0 -> REACHED(13)    /* a device() found it: wait */
+          :: seen[rf] > 0 -> REACHED(13)    /* a device() found it: wait */
           :: else -> skip
           fi
-        };
-        running[l] == 0;
-        spin_lock();
-        fn[l] = NULLH;
-        lock = 0;
-#endif
-        d_step {
-          /* Refused: never ran, and no device() that found it is inside. */
-          assert(inside[id] == 0 && seen[id] == 0);
-          gone[id] = true; id = 0
         }
+#endif
      :: else ->
 #endif
      d_step { target[l] = me; en[l] = true; id = 0 };  /* board_irq_route on */
@@ -192,6 +192,36 @@ inline attach(l, id) {
 #ifdef STRAY
      fi
 #endif
+  fi
+}
+
+/* A refused attach after its wait: fn = NULL under attach_lock (not in
+ * the old code, BUG_REFUSED_AT_ONCE), and HIVE_EINVAL. */
+inline attach_refused_end(l, rf) {
+#ifndef BUG_REFUSED_AT_ONCE
+  spin_lock();
+  fn[l] = NULLH;
+  lock = 0;
+#endif
+  d_step {
+    /* Refused: never ran, and no device() that found it is inside. */
+    assert(inside[rf] == 0 && seen[rf] == 0);
+    gone[rf] = true; rf = 0
+  }
+}
+
+#ifdef BUG_REFUSED_AT_ONCE
+#define REFUSED_WAIT(l) skip
+#else
+#define REFUSED_WAIT(l) (running[l] == 0)
+#endif
+
+/* From a handler: interrupts masked, the wait spins. */
+inline attach_masked(l) {
+  attach_begin(l, id, hr);
+  if
+  :: hr != 0 -> REFUSED_WAIT(l); attach_refused_end(l, hr)
+  :: else -> skip
   fi
 }
 
@@ -288,7 +318,7 @@ inline handler(l) {
   :: skip
   :: detach_masked(l, HANDLER)              /* its own line */
   :: l == 0 -> detach_masked(1, HANDLER)
-  :: l == 0 -> attach(1, id)
+  :: l == 0 -> attach_masked(1)
 #ifdef CROSS
   :: l == 1 -> detach_masked(0, HANDLER)
 #endif
@@ -311,7 +341,17 @@ inline device(l) {
   :: f >= 2 ->
      a = lcore[l];
      if
-     :: a != me -> REACHED(11); f = MAXID     /* an old claim: not here */
+#ifdef BUG_DROP_OWN
+     :: a != me || me == 1 ->                 /* core 1 drops its own too */
+#else
+     :: a != me ->
+#endif
+        REACHED(11);
+        /* Only a claim made under another handler is not called here:
+         * one the line's handler was attached (to this core) at drops
+         * nothing that was its. */
+        assert(ch[me] != f);
+        f = MAXID                             /* an old claim: not here */
      :: else -> skip
      fi;
      a = 0
@@ -384,12 +424,14 @@ inline device(l) {
 inline take_irq() {
   atomic {
     if
-    :: en[0] && target[0] == me && pend[0] && !inflight[0] -> il = 0
-    :: en[1] && target[1] == me && pend[1] && !inflight[1] -> il = 1
+    :: en[0] && target[0] == me && pend[0] && !inflight[0] -> il = 0; ch[me] = fn[0]
+    :: en[1] && target[1] == me && pend[1] && !inflight[1] -> il = 1; ch[me] = fn[1]
 #ifdef STRAY
-    :: pend[1] && !inflight[1] -> il = 1        /* on any core, never routed */
+    :: pend[1] && !inflight[1] -> il = 1; ch[me] = 0  /* on any core, never routed */
 #endif
     fi;
+    /* A routed claim is made on the handler's own core. */
+    assert(ch[me] < 2 || hcore[ch[me]] == me);
     pend[il] = false;
     if
     :: tf != 0 -> REACHED(12)               /* inside a task's detach wait */
@@ -400,7 +442,7 @@ inline take_irq() {
 #endif
   };
   device(il);
-  d_step { inflight[il] = false; il = 0 }     /* board_irq_complete */
+  d_step { inflight[il] = false; il = 0; ch[me] = 0 }  /* board_irq_complete */
 }
 
 /* An interrupt, wherever this core's interrupts are unmasked. */
@@ -435,12 +477,26 @@ inline detach_task(l) {
   fi
 }
 
+/* From a task: interrupts unmasked while a refusal waits. */
+inline attach_task(l) {
+  attach_begin(l, id, tr);
+  if
+  :: tr != 0 ->
+     do
+     :: REFUSED_WAIT(l) -> break
+     :: interrupt()
+     od;
+     attach_refused_end(l, tr)
+  :: else -> skip
+  fi
+}
+
 proctype core(byte me) {
   byte op;
   byte tf, tself, tearly;           /* a task's detach */
   byte il, f, a, sf;                /* the interrupt being handled; sf: fn as read */
   byte hf, hself, hearly;           /* a handler's or callback's detach */
-  byte id;
+  byte id, tr, hr;                  /* attach's scratch; a task's, a handler's refusal */
 #ifdef TIMER
   bool timer = (me == 0);        /* core 0 only: the cores are alike */
 #endif
@@ -449,8 +505,8 @@ end:
   :: interrupt()
   :: op < NOPS ->
      if
-     :: attach(0, id)
-     :: attach(1, id)
+     :: attach_task(0)
+     :: attach_task(1)
      :: detach_task(0)
      :: detach_task(1)
      fi;

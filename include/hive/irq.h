@@ -36,9 +36,10 @@ typedef void hive_irq_handler(unsigned irq, void *arg);
  * again elsewhere is not handed to the new handler: it ran nowhere.
  *   HIVE_EINVAL  handler is NULL, or irq is not a device line of this board
  *                (the handler was never called, and will not be: arg is
- *                the caller's again).
- *   HIVE_EBUSY   irq already has a handler (or its detach is still waiting
- *                for the handler to finish).
+ *                the caller's again; such a refusal may wait, as a detach
+ *                does, for another core's dispatch of that number to end).
+ *   HIVE_EBUSY   irq already has a handler (or its detach, or a refused
+ *                attach of it, is still waiting as above).
  */
 HIVE_MUST_CHECK int hive_irq_attach(unsigned irq, hive_irq_handler *handler, void *arg);
 
