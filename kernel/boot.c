@@ -119,7 +119,7 @@ static unsigned start_secondaries(uintptr_t boot_hw_id)
 static bool firmware_starting(unsigned expected)
 {
     for (unsigned i = 1; i < expected; i++) {
-        /* relaxed: as the report's read of it below. */
+        /* relaxed: a diagnostic, as where it is stored. */
         if (atomic_load_explicit(&core_arrived[i], memory_order_relaxed))
             continue;
         bool starting;
@@ -128,6 +128,21 @@ static bool firmware_starting(unsigned expected)
             return true;
     }
     return false;
+}
+
+/* At the arrival deadline: name each started core that never came online,
+ * with what its firmware says of it where the arch can ask. */
+static void report_missing(unsigned expected)
+{
+    for (unsigned i = 1; i < expected; i++) {
+        /* relaxed: a diagnostic, as where it is stored. */
+        if (atomic_load_explicit(&core_arrived[i], memory_order_relaxed))
+            continue;
+        bool starting;
+        const char *fw = arch_core_firmware_state(hive_cpus[i].hw_id, &starting);
+        printf("hive: core %u (hardware id %#lx) was started and never came online%s%s%s\n", i,
+               (unsigned long)hive_cpus[i].hw_id, fw ? " (" : "", fw ? fw : "", fw ? ")" : "");
+    }
 }
 
 noreturn void hive_kernel_main(uintptr_t boot_hw_id)
@@ -162,29 +177,21 @@ noreturn void hive_kernel_main(uintptr_t boot_hw_id)
     unsigned arrived = hive_cpu_count();
     uint64_t hz = arch_counter_hz(), last = arch_counter();
     uint64_t deadline = hive_deadline_after(last, hz * 5);
-    for (unsigned online; (online = hive_cpu_count()) < cores_expected;) {
+    for (unsigned online; (online = hive_cpu_count()) < cores_expected; arch_cpu_relax()) {
+        uint64_t now = arch_counter();
         if (online != arrived) {
             arrived = online;
-            last = arch_counter();
-            deadline = hive_deadline_after(last, hz * 5);
+            last = now;
+            deadline = hive_deadline_after(now, hz * 5);
         }
-        if (arch_counter() > deadline && firmware_starting(cores_expected) &&
-            arch_counter() - last < hz * 60) {
-            deadline = hive_deadline_after(arch_counter(), hz * 5);
-        } else if (arch_counter() > deadline) {
-            for (unsigned i = 1; i < cores_expected; i++) {
-                if (atomic_load_explicit(&core_arrived[i], memory_order_relaxed))
-                    continue;
-                bool starting;
-                const char *fw = arch_core_firmware_state(hive_cpus[i].hw_id, &starting);
-                printf("hive: core %u (hardware id %#lx) was started and never came online%s%s%s\n",
-                       i, (unsigned long)hive_cpus[i].hw_id, fw ? " (" : "", fw ? fw : "",
-                       fw ? ")" : "");
-            }
-            hive_panic("only %u of %u cores came online", hive_cpu_count(),
-                       cores_expected);
+        if (now <= deadline)
+            continue;
+        if (now - last < hz * 60 && firmware_starting(cores_expected)) {
+            deadline = hive_deadline_after(now, hz * 5);
+            continue;
         }
-        arch_cpu_relax();
+        report_missing(cores_expected);
+        hive_panic("only %u of %u cores came online", hive_cpu_count(), cores_expected);
     }
     printf("hive: %u core%s online (%s)\n", cores_expected,
            cores_expected == 1 ? "" : "s", HIVE_BOARD_NAME);

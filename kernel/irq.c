@@ -104,6 +104,8 @@ static void device(unsigned irq)
         if (handled) {
             count(C_DEVICE);
             fn(irq, l->arg);
+            /* Its unfinished line ends with it (kernel/console.c). */
+            hive_console_handler_end();
         }
         c->line = HIVE_IRQ_LINES; /* a timer callback after us is no handler of irq */
         /* release: pairs with detach's acquire look at running, so the
@@ -152,7 +154,6 @@ void hive_kernel_irq(int source)
     } else {
         device((unsigned)source);
     }
-    hive_console_handler_end();
     HIVE_TRACE_EVENT(HIVE_TRACE_IRQ_END, (unsigned)source, 0);
     hive_sched_interrupt_exit(sched_saved);
     c->depth--;

@@ -22,6 +22,9 @@
 #define AARCH64_IRQ_STACK_TOP   (AARCH64_IRQ_STACK_SLOT - 16)
 /* kernel/machine.h's HIVE_MACHINE_PROBE_STACK, for entry.S (cpu.c asserts). */
 #define AARCH64_PROBE_STACK     4096
+/* MPIDR_EL1's affinity fields Aff3 (bits 32-39) and Aff2..Aff0 (0-23): a
+ * core's hardware id. entry.S builds it with mov/movk (no such immediate). */
+#define AARCH64_MPIDR_AFFINITY  0xff00ffffffull
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

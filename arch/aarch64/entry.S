@@ -39,7 +39,8 @@ _start:
     msr     daifset, #0xf
     /* What the firmware handed over (a device tree's address, or 0). */
     mov     x21, x0
-    /* Hardware id = affinity fields Aff3..Aff0 of MPIDR_EL1. */
+    /* Hardware id = affinity fields Aff3..Aff0 of MPIDR_EL1
+     * (AARCH64_MPIDR_AFFINITY, built in two moves). */
     mrs     x19, mpidr_el1
     mov     x1, #0xffffff
     movk    x1, #0xff, lsl #32

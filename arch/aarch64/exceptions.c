@@ -121,7 +121,7 @@ void aarch64_exception(struct aarch64_frame *f, unsigned kind)
             uint64_t mpidr;
             __asm__ volatile("mrs %0, mpidr_el1" : "=r"(mpidr));
             hive_console_emergency("panic: core ?: exception before per-core setup:");
-            put_hex(" MPIDR", mpidr & 0xff00ffffffull);
+            put_hex(" MPIDR", mpidr & AARCH64_MPIDR_AFFINITY);
         } else {
             hive_console_emergency_panic(arch_this_cpu()->id,
                                          "exception inside an exception or interrupt handler:");
