@@ -91,6 +91,15 @@ static OUT_OF_LINE void run_watched(struct hive_worker *w, struct hive_task *t)
     hive_watch_leave(w->id, prior);
 }
 
+/* A task run at once by its spawner (spawn.c, hive_spawn_or_run), with a
+ * watchdog: this core is in fn until it returns. */
+void hive_run_watched_fn(struct hive_worker *w, struct hive_task *t, void (*fn)(struct hive_task *))
+{
+    struct hive_watch_mark prior = hive_watch_enter(w->id, (uintptr_t)fn);
+    fn(t);
+    hive_watch_leave(w->id, prior);
+}
+
 void hive_run_task(struct hive_worker *w, struct hive_task *t)
 {
     w->stats.tasks_run++;

@@ -323,6 +323,8 @@ void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited);
 /* ---- run_task.c ---- */
 /* Run one task taken from a queue: bookkeeping, then its fn. */
 void hive_run_task(struct hive_worker *w, struct hive_task *t);
+/* fn(t) under the watchdog's record of this core (run_task.c). */
+void hive_run_watched_fn(struct hive_worker *w, struct hive_task *t, void (*fn)(struct hive_task *));
 
 /* ---- wait.c ---- */
 /* The count of an awaited word (acquire: pairs with the release decrement of

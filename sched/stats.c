@@ -27,6 +27,7 @@ static void add(struct hive_core_stats *to, const struct hive_core_stats *s)
     to->wait_parks += s->wait_parks;
     to->park_timeouts += s->park_timeouts;
     to->backstop_wakes += s->backstop_wakes;
+    to->run_at_spawn += s->run_at_spawn;
 }
 
 void hive_stats_collect(uint64_t elapsed_ns, uint64_t unwaited_group_tasks)
@@ -63,17 +64,17 @@ static void row(const char *name, const struct hive_core_stats *s)
 {
     printf("%-5s %10" PRIu64 " %10" PRIu64 " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64
            " %5" PRIu64 " %6" PRIu64 " %6" PRIu64 " %9" PRIu64 " %9" PRIu64 " %8" PRIu64
-           " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
+           " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
            name, s->tasks_run, s->spawned, s->steal_attempts, s->steals, s->stolen_tasks,
            s->global_pulls, s->overflows, s->parks, s->wakes, s->lifo_hits, s->joins_inline,
-           s->joins_waited, s->wait_parks, s->park_timeouts, s->backstop_wakes);
+           s->joins_waited, s->wait_parks, s->park_timeouts, s->backstop_wakes, s->run_at_spawn);
 }
 
 void hive_stats_print(const struct hive_stats *s)
 {
-    printf("%-5s %10s %10s %9s %8s %8s %7s %5s %6s %6s %9s %9s %8s %9s %8s %8s\n", "core", "run",
+    printf("%-5s %10s %10s %9s %8s %8s %7s %5s %6s %6s %9s %9s %8s %9s %8s %8s %8s\n", "core", "run",
            "spawned", "steal-try", "steals", "stolen", "global", "ovfl", "parks", "wakes",
-           "lifo-hits", "join-back", "join-wait", "wait-park", "park-tmo", "backstop");
+           "lifo-hits", "join-back", "join-wait", "wait-park", "park-tmo", "backstop", "at-spawn");
     char name[8];
     for (unsigned i = 0; i < s->cores && i < HIVE_MAX_WORKERS; i++) {
         snprintf(name, sizeof name, "%u", i);

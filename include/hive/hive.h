@@ -249,6 +249,23 @@ unsigned hive_core_count(void);
 HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 
 /*
+ * hive_spawn, except that where the calling core's queues are full - its
+ * LIFO slot taken and its run queue at capacity (256 tasks), where
+ * hive_spawn would send half of them to the global queue - and no core
+ * wants work (every worker is busy), fn(task) is called at once, on the
+ * caller's stack, before this returns, as OpenMP's task may be run at once.
+ * For a task that spawns faster than the cores take its tasks: it then runs
+ * them itself at their pace (the run counts them in
+ * hive_core_stats.run_at_spawn), and its queues stay bounded; a core that
+ * wants work meanwhile is fed as by hive_spawn.
+ * Call it only where fn may run: not while holding a lock fn takes.
+ * Outside task context, and in a wait nested deep in the stack, it is
+ * hive_spawn. Same errors as hive_spawn; HIVE_OK when queued or run.
+ */
+HIVE_MUST_CHECK int hive_spawn_or_run(struct hive_task *task,
+                                      void (*fn)(struct hive_task *task));
+
+/*
  * Queue fn(arg) with a header from the calling core's pool (HIVE_POOL_DEFAULT
  * or hive_config.pool_size headers per core; the header goes back to its pool
  * just before fn is called). Same contexts as hive_spawn. On the host,
@@ -367,6 +384,9 @@ struct hive_core_stats {
                                 fence, which a core parking at that moment
                                 missed, found queued within two milliseconds
                                 (or woken for work already being taken) */
+    uint64_t run_at_spawn;   /* tasks hive_spawn_or_run ran at once, on the
+                                spawner's stack, as this core's queues were
+                                full (counted in tasks_run, not in spawned) */
 };
 
 struct hive_stats {

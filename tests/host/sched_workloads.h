@@ -134,20 +134,178 @@ static void sched_case_spawn(unsigned cores, size_t n)
 {
     struct wl_spawn s;
     memset(&s, 0, sizeof s);
-    /* The second run reuses what the first allocated, as the benchmark does. */
-    const size_t sizes[2] = {n, n / 2};
-    for (unsigned k = 0; k < 2; k++) {
+    /* The second run reuses what the first allocated, as the benchmark does;
+     * the last two spawn with hive_spawn_or_run. */
+    const size_t sizes[4] = {n, n / 2, n, n / 2};
+    for (unsigned k = 0; k < 4; k++) {
         size_t m = sizes[k];
         int rc = wl_spawn_prepare(&s, m);
         CHECK_EQ(rc, 0);
         if (rc != 0)
             break;
+        s.or_run = k >= 2;
         SW_RUN(cores, wl_spawn_entry, &s);
         CHECK_EQ(s.err, HIVE_OK);
         CHECK(wl_spawn_ok(s.hit, m));
-        CHECK_EQ(hive_stats_last()->total.spawned, m);
+        const struct hive_core_stats *t = &hive_stats_last()->total;
+        CHECK_EQ(t->spawned + t->run_at_spawn, m);
+        CHECK_EQ(t->tasks_run, m + 1); /* and the entry */
+        /* Alone, the spawner's queues fill (the LIFO slot and the ring) and
+         * stay full: every spawn after that runs at once. */
+        if (!s.or_run)
+            CHECK_EQ(t->run_at_spawn, 0);
+        else if (hive_worker_count() == 1 && m > HIVE_RING_CAP + 1)
+            CHECK_EQ(t->run_at_spawn, m - HIVE_RING_CAP - 1);
     }
     wl_spawn_free(&s);
+}
+
+/* ---- hive_spawn_or_run: when it runs the task, and when it must not --------------- */
+
+#define SW_OR_RUN_FILL (HIVE_RING_CAP + 1) /* the LIFO slot and a full ring */
+
+struct sw_or_run {
+    struct hive_task fill[SW_OR_RUN_FILL + 1];
+    struct hive_task now, queued;
+    unsigned fill_runs;  /* 1 worker: only that core writes these */
+    unsigned now_runs, queued_runs;
+    int rc_fill_last, rc_now, rc_busy, rc_null_task, rc_null_fn;
+    unsigned fill_ran_before_return; /* fill tasks run inside their own spawn */
+    unsigned now_ran_before_return;
+};
+
+static struct sw_or_run sw_or_run_g;
+
+static void sw_or_run_fill(struct hive_task *t)
+{
+    (void)t;
+    sw_or_run_g.fill_runs++;
+}
+
+static void sw_or_run_now(struct hive_task *t)
+{
+    (void)t;
+    sw_or_run_g.now_runs++;
+}
+
+static void sw_or_run_queued(struct hive_task *t)
+{
+    (void)t;
+    sw_or_run_g.queued_runs++;
+}
+
+static void sw_or_run_nothing(void *unused) { (void)unused; }
+
+static void sw_or_run_entry(void *unused)
+{
+    (void)unused;
+    struct sw_or_run *g = &sw_or_run_g;
+    /* A task queued first (into the LIFO slot): still queued below. */
+    CHECK_EQ(hive_spawn(&g->queued, sw_or_run_queued), HIVE_OK);
+    /* Until the queues are full every spawn queues; the one after runs at once. */
+    for (unsigned i = 0; i < SW_OR_RUN_FILL; i++) {
+        unsigned before = g->fill_runs;
+        int rc = hive_spawn_or_run(&g->fill[i], sw_or_run_fill);
+        CHECK_EQ(rc, HIVE_OK);
+        g->fill_ran_before_return += g->fill_runs - before;
+    }
+    g->rc_now = hive_spawn_or_run(&g->now, sw_or_run_now);
+    g->now_ran_before_return = g->now_runs;
+    /* Full queues, but the task is queued: refused, as hive_spawn refuses. */
+    g->rc_busy = hive_spawn_or_run(&g->queued, sw_or_run_queued);
+    g->rc_null_task = hive_spawn_or_run(NULL, sw_or_run_now);
+    g->rc_null_fn = hive_spawn_or_run(&g->now, NULL);
+}
+
+static void sched_case_spawn_or_run(void)
+{
+    struct sw_or_run *g = &sw_or_run_g;
+    memset(g, 0, sizeof *g);
+    SW_RUN(1, sw_or_run_entry, NULL);
+    /* The LIFO slot took `queued` and gave it to the ring at the first fill,
+     * so the ring was full one spawn early: the last fill ran at once. */
+    CHECK_EQ(g->fill_ran_before_return, 1);
+    CHECK_EQ(g->fill_runs, SW_OR_RUN_FILL);
+    CHECK_EQ(g->rc_now, HIVE_OK);
+    CHECK_EQ(g->now_ran_before_return, 1);
+    CHECK_EQ(g->now_runs, 1);
+    CHECK_EQ(g->rc_busy, HIVE_EBUSY);
+    CHECK_EQ(g->queued_runs, 1);
+    CHECK_EQ(g->rc_null_task, HIVE_EINVAL);
+    CHECK_EQ(g->rc_null_fn, HIVE_EINVAL);
+    CHECK_EQ(hive_stats_last()->total.run_at_spawn, 2);
+    /* Outside task context it queues, for the next run. */
+    memset(g, 0, sizeof *g);
+    CHECK_EQ(hive_spawn_or_run(&g->now, sw_or_run_now), HIVE_OK);
+    CHECK_EQ(g->now_runs, 0);
+    SW_RUN(1, sw_or_run_nothing, NULL);
+    CHECK_EQ(g->now_runs, 1);
+}
+
+/* A chain: each task spawns the next with hive_spawn_or_run once the queues
+ * are full, so each would run inside the last, ever deeper in the stack;
+ * past the middle of the stack the spawns queue instead. */
+struct sw_chain_link {
+    struct hive_task task;
+    unsigned index;
+};
+
+static struct {
+    struct sw_chain_link *links;
+    unsigned char *hit;
+    unsigned n;
+    struct hive_task fill[SW_OR_RUN_FILL];
+    uintptr_t lowest; /* the lowest frame a link ran in (1 worker) */
+} sw_chain;
+
+static void sw_chain_fill(struct hive_task *t) { (void)t; }
+
+static void sw_chain_run(struct hive_task *t)
+{
+    struct sw_chain_link *l = HIVE_CONTAINER_OF(t, struct sw_chain_link, task);
+    char here;
+    if ((uintptr_t)&here < sw_chain.lowest)
+        sw_chain.lowest = (uintptr_t)&here;
+    sw_chain.hit[l->index]++;
+    if (l->index + 1 < sw_chain.n)
+        CHECK_EQ(hive_spawn_or_run(&sw_chain.links[l->index + 1].task, sw_chain_run), HIVE_OK);
+}
+
+static void sw_chain_entry(void *unused)
+{
+    (void)unused;
+    for (unsigned i = 0; i < SW_OR_RUN_FILL; i++)
+        CHECK_EQ(hive_spawn(&sw_chain.fill[i], sw_chain_fill), HIVE_OK);
+    CHECK_EQ(hive_spawn_or_run(&sw_chain.links[0].task, sw_chain_run), HIVE_OK);
+}
+
+static void sched_case_spawn_or_run_chain(unsigned cores, unsigned n)
+{
+    memset(&sw_chain, 0, sizeof sw_chain);
+    sw_chain.links = calloc(n, sizeof *sw_chain.links);
+    sw_chain.hit = calloc(n, 1);
+    CHECK(sw_chain.links && sw_chain.hit);
+    if (!sw_chain.links || !sw_chain.hit)
+        goto out;
+    for (unsigned i = 0; i < n; i++)
+        sw_chain.links[i].index = i;
+    sw_chain.n = n;
+    sw_chain.lowest = UINTPTR_MAX;
+    SW_RUN(cores, sw_chain_entry, NULL);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < n; i++)
+        bad += sw_chain.hit[i] != 1;
+    CHECK_EQ(bad, 0);
+    const struct hive_core_stats *t = &hive_stats_last()->total;
+    CHECK_EQ(t->spawned + t->run_at_spawn, n + SW_OR_RUN_FILL);
+    /* Some ran at once, and some were queued when the stack ran low. */
+    if (hive_worker_count() == 1) {
+        CHECK(t->run_at_spawn > 0);
+        CHECK(t->spawned > SW_OR_RUN_FILL);
+    }
+out:
+    free(sw_chain.links);
+    free(sw_chain.hit);
 }
 
 /* ---- parallel_for and group: every index exactly once ----------------------------- */

@@ -53,6 +53,17 @@ HIVE_TEST(spawn)
     TIMED("spawn", sched_case_spawn(0, 100000));
 }
 
+HIVE_TEST(spawn_or_run)
+{
+    sched_case_spawn_or_run();
+}
+
+HIVE_TEST(spawn_or_run_chain_keeps_to_half_the_stack)
+{
+    TIMED("spawn_or_run chain", sched_case_spawn_or_run_chain(1, 20000));
+    TIMED("spawn_or_run chain", sched_case_spawn_or_run_chain(0, 20000));
+}
+
 HIVE_TEST(parallel_for_covers_once)
 {
     TIMED("parallel_for", sched_case_parallel_for(0, 50000));

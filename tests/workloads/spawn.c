@@ -55,7 +55,8 @@ void wl_spawn_entry(void *p)
 {
     struct wl_spawn *s = p;
     for (size_t i = 0; i < s->n; i++) {
-        int rc = hive_spawn(&s->tasks[i].task, task_run);
+        int rc = s->or_run ? hive_spawn_or_run(&s->tasks[i].task, task_run)
+                           : hive_spawn(&s->tasks[i].task, task_run);
         if (rc != HIVE_OK && s->err == HIVE_OK)
             s->err = rc;
     }

@@ -31,6 +31,7 @@ struct wl_spawn {
     unsigned char *hit;          /* hit[i]: how often task i ran */
     size_t n, cap;
     int err;                     /* HIVE_OK, or the code of the first refused spawn */
+    int or_run;                  /* spawn with hive_spawn_or_run (else hive_spawn) */
 };
 
 /* Get s ready for a run of n tasks, outside the timing: allocate (or reuse),
