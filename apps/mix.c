@@ -15,6 +15,10 @@
  *     - waits until another core has run one of the group: so every such run
  *     steals (the trace test needs steals to check), and a core that is never
  *     woken to take the group's work would hang the run, not pass unseen;
+ *   - burst: BURST_TASKS short tasks spawned with hive_spawn_or_run, more
+ *     than one core's queues hold (its LIFO slot and 256 in its ring): on one
+ *     core the last of them run at once inside their spawns, on more some
+ *     may be stolen first;
  *   - spawns: SPAWN_TASKS hive_spawn_fn tasks, which run after the entry.
  * It knows how many tasks the run must have run, checks that against
  * hive_stats_last(), and ends with one line:
@@ -39,8 +43,10 @@
 #define GROUP_SPIN 4000u /* times (index + 1) */
 #define SPAWN_TASKS 16
 #define SPAWN_SPIN 20000u
+#define BURST_TASKS 300
+#define BURST_SPIN 200u
 
-static atomic_ulong leaves, group_done, spawns_done;
+static atomic_ulong leaves, group_done, spawns_done, burst_done;
 static int group_spawner;          /* the core that spawned the group */
 static atomic_ulong group_elsewhere; /* group tasks run on other cores */
 static unsigned spawned; /* spawns that found a pool header (entry only) */
@@ -94,6 +100,15 @@ static void spawned_task(void *arg)
 
 static struct group_task group_tasks[GROUP_TASKS];
 
+static void burst_task(struct hive_task *t)
+{
+    (void)t;
+    spin(BURST_SPIN);
+    atomic_fetch_add(&burst_done, 1);
+}
+
+static struct hive_task burst_tasks[BURST_TASKS];
+
 static void entry(void *arg)
 {
     (void)arg;
@@ -112,6 +127,12 @@ static void entry(void *arg)
     if (err != HIVE_OK)
         failed_err = err;
 
+    for (unsigned i = 0; i < BURST_TASKS; i++) {
+        err = hive_spawn_or_run(&burst_tasks[i], burst_task);
+        if (err != HIVE_OK)
+            failed_err = err;
+    }
+
     for (unsigned i = 0; i < SPAWN_TASKS; i++) {
         if (hive_spawn_fn(spawned_task, NULL) == HIVE_OK)
             spawned++;
@@ -125,17 +146,20 @@ static int main_cores(unsigned cores)
     struct hive_config cfg = {.cores = cores};
     int rc = hive_run(entry, NULL, &cfg);
     const struct hive_stats *s = hive_stats_last();
-    /* The entry, each join's second half, the group, the spawns. */
-    uint64_t expect = 1 + ((1u << TREE_DEPTH) - 1) + GROUP_TASKS + spawned;
+    /* The entry, each join's second half, the group, the burst (queued or
+     * run at once, each counted as run), the spawns. */
+    uint64_t expect = 1 + ((1u << TREE_DEPTH) - 1) + GROUP_TASKS + BURST_TASKS + spawned;
     if (rc != HIVE_OK || failed_err != HIVE_OK) {
         printf("mix: FAILED hive_run: %s, a call in the run: %s\n", hive_strerror(rc),
                hive_strerror(failed_err));
         return 1;
     }
     if (atomic_load(&leaves) != 1u << TREE_DEPTH || atomic_load(&group_done) != GROUP_TASKS ||
-        atomic_load(&spawns_done) != SPAWN_TASKS || s->total.tasks_run != expect) {
-        printf("mix: FAILED leaves=%lu group=%lu spawns=%lu tasks=%llu expect_tasks=%llu\n",
-               atomic_load(&leaves), atomic_load(&group_done), atomic_load(&spawns_done),
+        atomic_load(&spawns_done) != SPAWN_TASKS || atomic_load(&burst_done) != BURST_TASKS ||
+        s->total.tasks_run != expect) {
+        printf("mix: FAILED leaves=%lu group=%lu burst=%lu spawns=%lu tasks=%llu expect_tasks=%llu\n",
+               atomic_load(&leaves), atomic_load(&group_done), atomic_load(&burst_done),
+               atomic_load(&spawns_done),
                (unsigned long long)s->total.tasks_run, (unsigned long long)expect);
         return 1;
     }

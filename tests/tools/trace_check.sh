@@ -59,7 +59,7 @@ import json, sys, xml.etree.ElementTree as ET
 events = json.load(open(sys.argv[1]))["traceEvents"]
 tasks = [e for e in events if e.get("ph") == "X" and e.get("cat") == "task"]
 names = {e["name"] for e in tasks}
-want = {"entry", "tree", "group_task", "spawned_task"}
+want = {"entry", "tree", "group_task", "burst_task", "spawned_task"}
 problems = []
 if len(tasks) != int(sys.argv[3]):
     problems.append(f"{len(tasks)} task slices in the Chrome trace, mix ran {sys.argv[3]} tasks")
