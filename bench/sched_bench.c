@@ -8,7 +8,7 @@
  * scheduler tests and apps/demo run: hive_join per fib call and per sort
  * split, a hive_group per N-Queens position (coarser here than in the tests:
  * tasks in the first WL_QUEENS_TASK_ROWS rows only), hive_spawn for the
- * independent tasks, and (bench/uts_hive.c, bench/skynet_hive.c) a
+ * independent tasks (hive_spawn_or_run for spawn-or-run), and (bench/uts_hive.c, bench/skynet_hive.c) a
  * hive_group per UTS node and per skynet node. A timed run is one whole
  * hive_run(), so it includes starting and joining the worker threads; the
  * `empty` row says how much that is. After each timed run an S line gives the
@@ -40,12 +40,12 @@ static void run_hive(void (*entry)(void *), void *arg, unsigned threads, struct 
     const struct hive_core_stats *t = &hive_stats_last()->total;
     snprintf(r->stats, sizeof r->stats,
              "tasks_run %llu steal_attempts %llu steals %llu stolen_tasks %llu parks %llu "
-             "wait_parks %llu wakes %llu global_pulls %llu overflows %llu",
+             "wait_parks %llu wakes %llu global_pulls %llu overflows %llu run_at_spawn %llu",
              (unsigned long long)t->tasks_run, (unsigned long long)t->steal_attempts,
              (unsigned long long)t->steals, (unsigned long long)t->stolen_tasks,
              (unsigned long long)t->parks, (unsigned long long)t->wait_parks,
              (unsigned long long)t->wakes, (unsigned long long)t->global_pulls,
-             (unsigned long long)t->overflows);
+             (unsigned long long)t->overflows, (unsigned long long)t->run_at_spawn);
     if (print_stats)
         hive_stats_print(hive_stats_last());
 }
@@ -137,7 +137,9 @@ static int run_hive_wl(int w, unsigned threads, size_t size, struct sb_result *r
         break;
     }
     case SB_SPAWN:
+    case SB_SPAWN_OR_RUN:
         spawn_prepare(size);
+        spawns.or_run = w == SB_SPAWN_OR_RUN;
         run_hive(wl_spawn_entry, &spawns, threads, r);
         r->tasks = size;
         run_ok &= wl_spawn_run_ok(&spawns);
@@ -171,7 +173,7 @@ static int run_hive_wl(int w, unsigned threads, size_t size, struct sb_result *r
 static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result *r)
 {
     (void)threads;
-    if (w != SB_SPAWN)
+    if (w != SB_SPAWN && w != SB_SPAWN_OR_RUN)
         return sb_run_serial(w, size, r, &sortbuf);
     spawn_prepare(size);
     double t0 = sb_now();

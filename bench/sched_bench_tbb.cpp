@@ -8,6 +8,8 @@
  *   hive_group        -> tbb::task_group (queens)
  *   hive_spawn        -> tbb::task_group::run from one task, then wait (spawn)
  *   hive_group        -> tbb::task_group per node (uts-t1, uts-t3, skynet)
+ *   hive_spawn_or_run -> none: task_group::run always queues (spawn-or-run
+ *                        is skipped)
  * A timed run is one task_arena::execute() on an arena of exactly `threads`
  * slots (the caller's plus threads-1 workers), made once and kept, as an
  * application would.

@@ -269,18 +269,29 @@ def md_report(r, header):
                        f" {fmt_x(one / med(v) if one else None)} |")
         out.append("")
 
-    # 3. fine-grained task throughput: spawn and skynet
-    if "spawn" in r.info:
-        n, tasks = r.info["spawn"]
-        out += [f"## Spawn throughput: {int(n):,} independent tasks from one task, then all awaited", "",
-                "hive: hive_spawn (LIFO slot, FIFO ring, overflow to the global queue, steals);"
-                " oneTBB: task_group::run; OpenMP: task in a loop, then taskwait; Rayon:"
-                " rayon::scope, spawn in a loop. Serial: the same task bodies called through a"
-                " pointer. Parks per stolen task: hive's idle parks over the tasks its steals moved"
-                " (hive_stats; medians).", "",
+    # 3. fine-grained task throughput: spawn (both kinds) and skynet
+    spawn_how = {
+        "spawn": ("Spawn throughput: {n:,} independent tasks from one task, then all awaited",
+                  "hive: hive_spawn, every task queued (LIFO slot, FIFO ring, overflow to the global"
+                  " queue, steals); oneTBB: task_group::run; OpenMP: task in a loop, then taskwait"
+                  " (libgomp and libomp run a task at once when too many are queued); Rayon:"
+                  " rayon::scope, spawn in a loop."),
+        "spawn-or-run": ("Spawn or run: the same {n:,} tasks, where a spawn may run its task at once",
+                         "hive: hive_spawn_or_run, which runs the task on the spawner's stack once"
+                         " the spawner's queues are full (its LIFO slot and 256 in its ring); OpenMP:"
+                         " the same task loop as spawn (its runtimes may run a task at once). oneTBB"
+                         " and Rayon have no such spawn."),
+    }
+    for wl, (title, how) in spawn_how.items():
+        if wl not in r.info:
+            continue
+        n, tasks = r.info[wl]
+        out += [f"## {title.format(n=int(n))}", "",
+                how + " Serial: the same task bodies called through a pointer. Parks per stolen"
+                " task: hive's idle parks over the tasks its steals moved (hive_stats; medians).", "",
                 "| runtime | threads | time (median) | M tasks/s (median, min-max) | ns per task |"
                 " parks per stolen task |", "|---|---|---|---|---|---|"]
-        for k in r.rows(("spawn",)):
+        for k in r.rows((wl,)):
             v = r.runs[k]
             rate = [tasks / s * 1e-6 for s in v]
             pps = r.parks_per_stolen(k)
@@ -342,7 +353,7 @@ def summary_table(r, what="median"):
 
     def ns_per(wl, t):
         def f(rt):
-            if rt in SERIALS and t != 1 and wl == "fib":
+            if rt in SERIALS and t != 1 and wl in ("fib", "spawn", "spawn-or-run"):
                 return ""  # its 1-thread column has it
             key = (rt, wl, 1 if rt in SERIALS else t)
             v = r.t(*key)
@@ -368,8 +379,10 @@ def summary_table(r, what="median"):
     for wl in ("uts-t1", "uts-t3", "sort", "queens"):
         if wl in r.info:
             cols.append((f"{wl}: speedup, {th} threads", speed(wl)))
-    for wl in ("skynet", "spawn"):
+    for wl in ("skynet", "spawn", "spawn-or-run"):
         if wl in r.info:
+            if wl != "skynet" and th != 1:
+                cols.append((f"{wl}: ns per task, 1 thread", ns_per(wl, 1)))
             cols.append((f"{wl}: ns per task, {th} threads", ns_per(wl, th)))
     rts = [rt for rt in ORDER if any(k[0] == rt for k in r.runs)]
     if what == "median":
@@ -490,10 +503,10 @@ def svg_report(r):
     panel(70, 380, f"fib({r.info.get('fib', ('?',))[0]}): ns per fork-join (log, lower is better)",
           fib_groups, per_task, True, max(v + [10]) * 1.2, vmin=min(v + [10]))
     # 2. fine tasks
-    fine = [(f"{SHORT.get(rt, rt)} {wl}", (rt, wl)) for wl in ("skynet", "spawn") for rt in PEERS
-            if threads and (rt, wl, threads[0]) in r.runs]
+    fine = [(f"{SHORT.get(rt, rt)} {wl}", (rt, wl)) for wl in ("skynet", "spawn", "spawn-or-run")
+            for rt in PEERS if threads and (rt, wl, threads[0]) in r.runs]
     v = vals(fine, per_task)
-    panel(530, 380, "skynet, spawn: ns per task (log, lower is better)", fine, per_task, True,
+    panel(530, 380, "skynet, spawn, spawn-or-run: ns per task (log, lower is better)", fine, per_task, True,
           max(v + [10]) * 1.2, vmin=min(v + [10]))
 
     # 3. speedups over the own serial build
