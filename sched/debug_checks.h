@@ -16,8 +16,9 @@
  *     joiner, never both, never twice (join.c);
  *   - a run starts with every core's queues empty: the last run's end
  *     emptied them, and the next reuses them as they are (steal.c);
- *   - no spinlock is held across a join, a group spawn (a full fork-join
- *     deque runs the task at once, and it may join), a group wait or a park (spinlock.c
+ *   - no spinlock is held across a join, a spawn that may run its task (a
+ *     group spawn: a full fork-join deque runs it at once; hive_spawn_or_run:
+ *     full queues do), which may join, a group wait or a park (spinlock.c
  *     counts what each core holds). Counted from where the worker started:
  *     what the port held when it called the worker is the port's business
  *     (on the boards, hive_smp_call_all holds its own lock while the boot
@@ -46,7 +47,7 @@
 #define HIVE_RULE_LATENT_NESTED "rule broken: joins on one core end in the reverse order they began"
 #define HIVE_RULE_QUEUES_EMPTY_AT_START "rule broken: a run starts with every core's queues empty"
 #define HIVE_RULE_NO_LOCK_HELD \
-    "rule broken: no spinlock is held across a join, a group spawn, a group wait or a park"
+    "rule broken: no spinlock is held across a join, a spawn that may run its task, a group wait or a park"
 #define HIVE_RULE_NOT_IN_INTERRUPT "rule broken: nothing that may block runs in an interrupt handler"
 
 #ifdef HIVE_DEBUG_CHECKS

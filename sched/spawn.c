@@ -243,6 +243,10 @@ int hive_spawn_or_run(struct hive_task *task, void (*fn)(struct hive_task *task)
 {
     struct hive_worker *w = hive_self();
     char here;
+    /* It may run the task, which may wait: checked at every call, not only
+     * when the queues happen to be full (as hive_group_spawn's). */
+    if (w)
+        HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     /* acquire: pairs with the release store of IDLE by the task's last run
      * (run_task.c) or give-back, as the claim's CAS does. */
     if (w && w->lifo && task && fn && hive_ring_full(&w->queues.ring) &&

@@ -18,8 +18,8 @@
  *
  * Never hold a spinlock across anything that waits or may run a task:
  * hive_join, hive_group_spawn(_fn) (a full fork-join deque runs the task at
- * once), hive_group_wait, hive_run or a parked core. A debug build checks
- * each.
+ * once), hive_spawn_or_run (full queues run it at once), hive_group_wait,
+ * hive_run or a parked core. A debug build checks each.
  */
 #ifndef HIVE_SPINLOCK_H
 #define HIVE_SPINLOCK_H

@@ -345,6 +345,23 @@ static void group_spawn_locked_entry(void *arg)
         _exit(4);
 }
 
+/* hive_spawn_or_run may run its task at once (full queues), which may join:
+ * checked at every call. */
+static struct hive_task or_run_task;
+static void noop_task(struct hive_task *t) { (void)t; }
+
+static void spawn_or_run_locked_entry(void *arg)
+{
+    int broken = *(int *)arg;
+    unsigned long irq = 0;
+    if (broken)
+        irq = hive_spin_lock(&lock);
+    if (hive_spawn_or_run(&or_run_task, noop_task) != HIVE_OK)
+        _exit(4);
+    if (broken)
+        hive_spin_unlock(&lock, irq);
+}
+
 /* White-box: the park itself, as a worker that ran out of work would. */
 static void park_locked_entry(void *arg)
 {
@@ -368,6 +385,7 @@ static void join_locked(int broken) { run_one_worker(join_locked_entry, &broken)
 static void join_locked_nested(int broken) { run_one_worker(join_locked_nested_entry, &broken); }
 static void group_locked(int broken) { run_one_worker(group_locked_entry, &broken); }
 static void group_spawn_locked(int broken) { run_one_worker(group_spawn_locked_entry, &broken); }
+static void spawn_or_run_locked(int broken) { run_one_worker(spawn_or_run_locked_entry, &broken); }
 static void park_locked(int broken) { run_one_worker(park_locked_entry, &broken); }
 
 HIVE_TEST(no_spinlock_held_across_a_wait_or_park)
@@ -376,6 +394,7 @@ HIVE_TEST(no_spinlock_held_across_a_wait_or_park)
     expect_panic_only_when_broken(join_locked_nested, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(group_locked, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(group_spawn_locked, HIVE_RULE_NO_LOCK_HELD);
+    expect_panic_only_when_broken(spawn_or_run_locked, HIVE_RULE_NO_LOCK_HELD);
     expect_panic_only_when_broken(park_locked, HIVE_RULE_NO_LOCK_HELD);
 }
 
