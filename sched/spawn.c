@@ -52,9 +52,15 @@
  * that look the other core caught up with the spawner and stole 2-8 tasks
  * at a time, 100,000-366,000 steals, and a run took 23-90 ms in half the
  * runs (at 1 worker 5 ms); with it 6.3-6.6 ms, the spawner running 95% at
- * once and the other core taking batches of 128. The look is a hint either
- * way: a stale answer spills once for nothing, or runs a task here that an
- * idle core could have run - never loses one.
+ * once and the other core taking batches of 128. (A thief that takes each
+ * push as it comes can still keep the ring from filling, and the spawner
+ * then queues every task: 29-83 ms in some processes on a busy machine,
+ * bench/README.md.) The look is a hint either way: a stale answer spills
+ * once for nothing, or runs a task here that an idle core could have run -
+ * never loses one. A core parked beside the full ring meanwhile is the own
+ * pushes' case (publish.c): each of the ring's tasks was pushed with its
+ * notify, and the backstop wakes a core that missed one; running a task at
+ * once pushes nothing.
  * The look at the state is one acquire load: a task seen idle is, for that
  * instant, as a queued task whose fn has begun - anyone may spawn it again -
  * so nothing needs claiming, and no refusal can be pending (refusals see it

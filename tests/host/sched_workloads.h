@@ -165,11 +165,11 @@ static void sched_case_spawn(unsigned cores, size_t n)
 #define SW_OR_RUN_FILL (HIVE_RING_CAP + 1) /* the LIFO slot and a full ring */
 
 struct sw_or_run {
-    struct hive_task fill[SW_OR_RUN_FILL + 1];
+    struct hive_task fill[SW_OR_RUN_FILL];
     struct hive_task now, queued;
     unsigned fill_runs;  /* 1 worker: only that core writes these */
     unsigned now_runs, queued_runs;
-    int rc_fill_last, rc_now, rc_busy, rc_null_task, rc_null_fn;
+    int rc_now, rc_busy, rc_null_task, rc_null_fn;
     unsigned fill_ran_before_return; /* fill tasks run inside their own spawn */
     unsigned now_ran_before_return;
 };
@@ -298,10 +298,12 @@ static void sched_case_spawn_or_run_chain(unsigned cores, unsigned n)
     CHECK_EQ(bad, 0);
     const struct hive_core_stats *t = &hive_stats_last()->total;
     CHECK_EQ(t->spawned + t->run_at_spawn, n + SW_OR_RUN_FILL);
-    /* Some ran at once, and some were queued when the stack ran low. */
+    /* Some ran at once, and some were queued when the stack ran low: no
+     * link ran more than a few frames below the middle of the stack. */
     if (hive_worker_count() == 1) {
         CHECK(t->run_at_spawn > 0);
         CHECK(t->spawned > SW_OR_RUN_FILL);
+        CHECK(sw_chain.lowest + 1024 > hive_workers[0].deep_below);
     }
 out:
     free(sw_chain.links);
