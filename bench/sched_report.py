@@ -277,8 +277,10 @@ def md_report(r, header):
                   " (libgomp and libomp run a task at once when too many are queued); Rayon:"
                   " rayon::scope, spawn in a loop."),
         "spawn-or-run": ("Spawn or run: the same {n:,} tasks, where a spawn may run its task at once",
-                         "hive: hive_spawn_or_run, which runs the task on the spawner's stack once"
-                         " the spawner's queues are full (its LIFO slot and 256 in its ring); OpenMP:"
+                         "hive: hive_spawn_or_run, which runs the task on the spawner's stack when"
+                         " the spawner's queues are full (its LIFO slot and 256 in its ring) and every"
+                         " core is busy, or its ring holds tasks that the cores looking for work can"
+                         " take; OpenMP:"
                          " the same task loop as spawn (its runtimes may run a task at once). oneTBB"
                          " and Rayon have no such spawn."),
     }

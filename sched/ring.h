@@ -94,17 +94,16 @@ static inline bool hive_ring_push(struct hive_ring *r, struct hive_task *t, stru
     return hive_ring_push_slow(r, t, g);
 }
 
-/* Owner: true when a push would spill to the global queue (every slot
- * holds a task or is still being copied out by a thief). */
-static inline bool hive_ring_full(struct hive_ring *r)
+/* Owner: slots in use - queued tasks, and those a thief is still copying
+ * out; HIVE_RING_CAP when a push would spill to the global queue. */
+static inline uint32_t hive_ring_fill(struct hive_ring *r)
 {
     HIVE_CHECK_OWNER(r->owner, HIVE_RULE_RING_OWNER);
-    /* relaxed (both): only this core writes tail, and a stale head says
-     * full where a thief has just made room - the caller then does what a
-     * full ring makes it do, which is right either way. */
+    /* relaxed (both): only this core writes tail, and a stale head counts
+     * slots a thief has just freed - a hint, which the caller takes as one. */
     uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
     uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    return tail - hive_ring_steal_head(head) >= HIVE_RING_CAP;
+    return tail - hive_ring_steal_head(head);
 }
 
 /* Owner: queue list (linked through next, NULL-terminated, at most `most`

@@ -37,30 +37,33 @@
  * any deadline anyone set (a timeout that fires on its disarm); a refused
  * group spawn promises nothing (hive.h).
  *
- * hive_spawn_or_run: where hive_spawn's push would find the ring full - the
- * LIFO slot taken and the ring at capacity, the moment a full ring sends
- * half of itself to the global queue - and no core wants work, it calls fn
- * instead, on the caller's stack (run_now below). A spawner that outruns
- * the cores taking its tasks then runs them itself at their pace, as
- * OpenMP's task may, and its queues stay bounded; every spawn before that
- * point is hive_spawn's. While a core wants work (it searches, or is
- * parked: the idle word, one relaxed load of a line nobody writes while
- * all are busy), the full ring spills as hive_spawn's does, half of it to
- * the global queue with a wake: so an idle core is fed a batch at once
- * instead of stealing the few tasks a ring refilled one by one holds.
- * Measured on the host (10^6 spawns of an empty task, 2 workers): without
- * that look the other core caught up with the spawner and stole 2-8 tasks
- * at a time, 100,000-366,000 steals, and a run took 23-90 ms in half the
- * runs (at 1 worker 5 ms); with it 6.3-6.6 ms, the spawner running 95% at
- * once and the other core taking batches of 128. (A thief that takes each
- * push as it comes can still keep the ring from filling, and the spawner
- * then queues every task: 29-83 ms in some processes on a busy machine,
- * bench/README.md.) The look is a hint either way: a stale answer spills
- * once for nothing, or runs a task here that an idle core could have run -
- * never loses one. A core parked beside the full ring meanwhile is the own
- * pushes' case (publish.c): each of the ring's tasks was pushed with its
- * notify, and the backstop wakes a core that missed one; running a task at
- * once pushes nothing.
+ * hive_spawn_or_run: instead of queueing, it may call fn at once on the
+ * caller's stack (run_now below), as OpenMP's task may; a spawner that
+ * outruns the cores taking its tasks then runs the surplus itself, and its
+ * queues stay bounded. When, decided by the LIFO slot (taken: a spawn
+ * would push to the ring), the ring's fill and the idle word (one relaxed
+ * load of a line nobody writes while all cores are busy):
+ *   - a full ring (where hive_spawn sends half of it to the global queue)
+ *     while no core wants work: at once;
+ *   - a full ring while some core wants work: hive_spawn's spill, half of
+ *     the ring to the global queue with a wake - a batch for the idle core;
+ *   - a ring that holds tasks while every core is awake and some search:
+ *     at once - the searchers can steal what the ring holds;
+ *   - otherwise (an empty ring, or a parked core, which the push wakes, or
+ *     all busy with room in the ring) hive_spawn's queueing.
+ * The third rule is measured (10^6 spawns of an empty task, 2 workers, the
+ * host): with the first two alone the searching core took each push as it
+ * came, 2-8 tasks a steal and up to 370,000 steals, so the ring never filled
+ * and the spawner queued every task, pushes and steals moving the ring's
+ * lines between the cores: 29-83 ms in most processes on a busy machine
+ * (1 worker: 5 ms). With it 6.2-13 ms, now and then 28 ms; with tasks of
+ * 30-350 ns 2 workers stay 1.3-1.5 times as fast as 1, as hive_spawn's.
+ * Every look is a hint: a stale answer queues a task that could have run
+ * here, spills once for nothing, or runs a task here that an idle core
+ * could have run - never loses one. A core parked beside the ring
+ * meanwhile is the own pushes' case (publish.c): each of the ring's tasks
+ * was pushed with its notify, and the backstop wakes a core that missed
+ * one; running a task at once pushes nothing.
  * The look at the state is one acquire load: a task seen idle is, for that
  * instant, as a queued task whose fn has begun - anyone may spawn it again -
  * so nothing needs claiming, and no refusal can be pending (refusals see it
@@ -253,16 +256,27 @@ int hive_spawn_or_run(struct hive_task *task, void (*fn)(struct hive_task *task)
      * when the queues happen to be full (as hive_group_spawn's). */
     if (w)
         HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
+    if (!w || !w->lifo || !task || !fn)
+        return hive_spawn(task, fn);
+    /* At once or not: the rules at the top. */
+    uint32_t fill = hive_ring_fill(&w->queues.ring);
+    if (fill == 0)
+        return hive_spawn(task, fn);
+    /* relaxed: a hint (the top). */
+    uint64_t idle = atomic_load_explicit(&hive_scheduler.idle.state, memory_order_relaxed);
+    bool at_once;
+    if (fill >= HIVE_RING_CAP)
+        at_once = idle == w->latent.all_busy;
+    else
+        at_once = hive_idle_searching(idle) != 0 &&
+                  hive_idle_unparked(idle) == hive_scheduler.workers;
     /* acquire: pairs with the release store of IDLE by the task's last run
      * (run_task.c) or give-back, as the claim's CAS does. */
-    if (w && w->lifo && task && fn && hive_ring_full(&w->queues.ring) &&
-        !hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy) &&
-        (uintptr_t)&here >= w->deep_below &&
-        atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
-        run_now(w, task, fn);
-        return HIVE_OK;
-    }
-    return hive_spawn(task, fn);
+    if (!at_once || (uintptr_t)&here < w->deep_below ||
+        atomic_load_explicit(&task->state, memory_order_acquire) != HIVE_TASK_IDLE)
+        return hive_spawn(task, fn);
+    run_now(w, task, fn);
+    return HIVE_OK;
 }
 
 int hive_spawn_fn(void (*fn)(void *arg), void *arg)

@@ -249,15 +249,17 @@ unsigned hive_core_count(void);
 HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 
 /*
- * hive_spawn, except that where the calling core's queues are full - its
- * LIFO slot taken and its run queue at capacity (256 tasks), where
- * hive_spawn would send half of them to the global queue - and no core
- * wants work (every worker is busy), fn(task) is called at once, on the
- * caller's stack, before this returns, as OpenMP's task may be run at once.
- * For a task that spawns faster than the cores take its tasks: it then runs
- * them itself at their pace (the run counts them in
- * hive_core_stats.run_at_spawn), and its queues stay bounded; a core that
- * wants work meanwhile is fed as by hive_spawn.
+ * hive_spawn, except that fn(task) may be called at once, on the caller's
+ * stack, before this returns, as OpenMP's task may be run at once: when the
+ * calling core's queues are full - its LIFO slot taken and its run queue at
+ * capacity (256 tasks), where hive_spawn would send half of them to the
+ * global queue - and every worker is busy; or when its run queue holds
+ * tasks and the cores that want work are all awake, looking for it: they
+ * can take those. A task that spawns faster than the cores take its tasks
+ * then runs the surplus itself (hive_core_stats.run_at_spawn counts them)
+ * and its queues stay bounded; a parked core is woken and fed as by
+ * hive_spawn, and full queues feed a core that wants work through the
+ * global queue.
  * Call it only where fn may run: not while holding a lock fn takes.
  * Outside task context, and in a wait nested deep in the stack, it is
  * hive_spawn. Same errors as hive_spawn; HIVE_OK when queued or run.
