@@ -8,8 +8,9 @@
  * scheduler tests and apps/demo run: hive_join per fib call and per sort
  * split, a hive_group per N-Queens position (coarser here than in the tests:
  * tasks in the first WL_QUEENS_TASK_ROWS rows only), hive_spawn for the
- * independent tasks (hive_spawn_or_run for spawn-or-run), and (bench/uts_hive.c, bench/skynet_hive.c) a
- * hive_group per UTS node and per skynet node. A timed run is one whole
+ * independent tasks (hive_spawn_or_run for spawn-or-run), and
+ * (bench/uts_hive.c, bench/skynet_hive.c) a hive_group per UTS node and per
+ * skynet node. A timed run is one whole
  * hive_run(), so it includes starting and joining the worker threads; the
  * `empty` row says how much that is. After each timed run an S line gives the
  * run's totals from hive_stats_last(): steals, stolen tasks, parks.

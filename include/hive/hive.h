@@ -387,8 +387,8 @@ struct hive_core_stats {
                                 missed, found queued within two milliseconds
                                 (or woken for work already being taken) */
     uint64_t run_at_spawn;   /* tasks hive_spawn_or_run ran at once, on the
-                                spawner's stack, as this core's queues were
-                                full (counted in tasks_run, not in spawned) */
+                                spawner's stack, instead of queueing them
+                                (counted in tasks_run, not in spawned) */
 };
 
 struct hive_stats {
