@@ -13,6 +13,7 @@ void hive_core_queues_init_at(struct hive_core_queues *q, unsigned owner, uint32
 {
     hive_ring_init_at(&q->ring, owner, start);
     hive_deque_init_at(&q->forkjoin, owner, start);
+    q->small_ring_steal = false;
 }
 
 void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner, bool solo)
@@ -25,6 +26,7 @@ void hive_core_queues_reset(struct hive_core_queues *q, unsigned owner, bool sol
                HIVE_RULE_QUEUES_EMPTY_AT_START);
     q->ring.owner = q->forkjoin.owner = owner;
     q->ring.solo = q->forkjoin.solo = solo;
+    q->small_ring_steal = false;
 }
 
 void hive_core_queues_adopt(struct hive_core_queues *q)
@@ -88,6 +90,7 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
         return NULL;
     stats->steals++;
     stats->stolen_tasks += claim.n;
+    thief->small_ring_steal = claim.n <= HIVE_SMALL_RING_STEAL;
 #ifdef HIVE_TRACE
     trace_ring_steal(victim, &claim);
 #endif

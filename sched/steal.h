@@ -35,7 +35,16 @@
 struct hive_core_queues {
     struct hive_ring ring;      /* spawned tasks */
     struct hive_deque forkjoin; /* join frames and group tasks */
+    /* The owner's last steal from another core's ring took at most
+     * HIVE_SMALL_RING_STEAL tasks (victims.c). Owner-only: read and written
+     * by the core these queues belong to, as a thief. */
+    bool small_ring_steal;
 };
+
+/* A ring steal this small, and the thief waits HIVE_SMALL_STEAL_PAUSE_NS
+ * before its next steal round (victims.c). */
+#define HIVE_SMALL_RING_STEAL 2u
+#define HIVE_SMALL_STEAL_PAUSE_NS 1000u
 
 /* Both queues empty, owned by core `owner` (HIVE_QUEUE_ANY_OWNER: unchecked),
  * every index at `start` (tests start near 2^32 to wrap; the scheduler at 0).
