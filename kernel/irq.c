@@ -181,6 +181,8 @@ static void settle(unsigned irq)
 {
     wait_for_handlers(irq);
     unsigned long saved = hive_spin_lock(&attach_lock);
+    /* relaxed: attach_lock orders every writer of fn, and a device() that
+     * loads NULL reads nothing behind it (it goes the unclaimed way). */
     atomic_store_explicit(&lines[irq].fn, NULL, memory_order_relaxed);
     hive_spin_unlock(&attach_lock, saved);
 }
