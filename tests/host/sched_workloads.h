@@ -84,6 +84,10 @@ static inline struct hive_config sw_cfg(unsigned cores)
         CHECK_EQ(hive_run((fn), (arg), &c_), HIVE_OK);                          \
     } while (0)
 
+/* Tasks and entries that do nothing, for the cases that need one. */
+static void sw_err_noop_task(struct hive_task *t) { (void)t; }
+static void sw_err_noop(void *p) { (void)p; }
+
 /* ---- fib: a join per call, no cutoff (workloads/fib.h) ---------------------------- */
 
 static void sched_case_fib(unsigned cores, unsigned n)
@@ -194,8 +198,6 @@ static void sw_or_run_queued(struct hive_task *t)
     sw_or_run_g.queued_runs++;
 }
 
-static void sw_or_run_nothing(void *unused) { (void)unused; }
-
 static void sw_or_run_entry(void *unused)
 {
     (void)unused;
@@ -238,7 +240,7 @@ static void sched_case_spawn_or_run(void)
     memset(g, 0, sizeof *g);
     CHECK_EQ(hive_spawn_or_run(&g->now, sw_or_run_now), HIVE_OK);
     CHECK_EQ(g->now_runs, 0);
-    SW_RUN(1, sw_or_run_nothing, NULL);
+    SW_RUN(1, sw_err_noop, NULL);
     CHECK_EQ(g->now_runs, 1);
 }
 
@@ -258,8 +260,6 @@ static struct {
     uintptr_t lowest; /* the lowest frame a link ran in (1 worker) */
 } sw_chain;
 
-static void sw_chain_fill(struct hive_task *t) { (void)t; }
-
 static void sw_chain_run(struct hive_task *t)
 {
     struct sw_chain_link *l = HIVE_CONTAINER_OF(t, struct sw_chain_link, task);
@@ -275,7 +275,7 @@ static void sw_chain_entry(void *unused)
 {
     (void)unused;
     for (unsigned i = 0; i < SW_OR_RUN_FILL; i++)
-        CHECK_EQ(hive_spawn(&sw_chain.fill[i], sw_chain_fill), HIVE_OK);
+        CHECK_EQ(hive_spawn(&sw_chain.fill[i], sw_err_noop_task), HIVE_OK);
     CHECK_EQ(hive_spawn_or_run(&sw_chain.links[0].task, sw_chain_run), HIVE_OK);
 }
 
@@ -1248,9 +1248,6 @@ struct sw_err {
     unsigned pool_ok;
     int enomem, run_nested, busy_group;
 };
-
-static void sw_err_noop_task(struct hive_task *t) { (void)t; }
-static void sw_err_noop(void *p) { (void)p; }
 
 static void sw_err_entry(void *p)
 {
