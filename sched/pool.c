@@ -19,13 +19,21 @@
 #include "sched/sched_internal.h"
 #include "hive/spinlock.h"
 
+/* A free item is in no queue, so the free lists link items through their
+ * header's next, the queues' link: an item stays within 64 bytes. */
 struct pool_item {
     struct hive_task task;
     void (*fn)(void *);
     void *arg;
-    struct pool_item *free_next;
     unsigned home;
 };
+
+static struct pool_item *free_next(const struct pool_item *it)
+{
+    return it->task.next ? HIVE_CONTAINER_OF(it->task.next, struct pool_item, task) : NULL;
+}
+
+_Static_assert(sizeof(struct pool_item) <= 64, "docs/limits.md counts 64 bytes a hive_spawn_fn header");
 
 /* cmake/limits.cmake refuses these first; here for a build that skips it. */
 _Static_assert(HIVE_POOL_MAX >= 1, "HIVE_POOL_MAX must be at least 1");
@@ -58,12 +66,11 @@ static void pool_build(struct pool *p, unsigned home, unsigned size)
     p->free = NULL;
     for (unsigned i = size; i-- > 0;) {
         struct pool_item *it = &p->items[i];
-        it->task.next = NULL;
+        it->task.next = p->free ? &p->free->task : NULL;
         it->task.fn = hive_pool_task_run;
         it->task.group = NULL;
         atomic_init(&it->task.state, HIVE_TASK_IDLE);
         it->home = home;
-        it->free_next = p->free;
         p->free = it;
     }
     /* relaxed: nobody else can hold a header of this pool (in_use == 0). */
@@ -113,7 +120,7 @@ struct hive_task *hive_pool_get(void (*fn)(void *), void *arg)
          * headers' last uses are done. */
         it = atomic_exchange_explicit(&p->remote, NULL, memory_order_acquire);
     if (it) {
-        p->free = it->free_next;
+        p->free = free_next(it);
         /* relaxed: a count; the lock and the queues order the header itself. */
         atomic_fetch_add_explicit(&p->in_use, 1, memory_order_relaxed);
     }
@@ -135,9 +142,9 @@ static void pool_put(struct pool_item *it)
     /* relaxed: the CAS below validates it. */
     struct pool_item *head = atomic_load_explicit(&p->remote, memory_order_relaxed);
     do
-        it->free_next = head;
+        it->task.next = head ? &head->task : NULL;
     /* release: pairs with the acquire exchange in hive_pool_get, publishing
-     * free_next and our last reads of the header. relaxed on failure: retry. */
+     * the link and our last reads of the header. relaxed on failure: retry. */
     while (!atomic_compare_exchange_weak_explicit(&p->remote, &head, it, memory_order_release,
                                                   memory_order_relaxed));
     /* release: pairs with the acquire load in hive_pool_configure. */
