@@ -29,9 +29,12 @@
  * about as long as at 1 worker. Elsewhere the global queue is empty, and
  * step 5 costs a load of its length.
  *
- * The global batch. A pull takes min(global length / workers + 1,
+ * The global batch. A pull asks for min(global length / workers + 1,
  * HIVE_GLOBAL_BATCH) tasks (hive_take_global, steal.c) when this core's ring
- * is empty: it runs the first and puts the rest into the ring, where they
+ * is empty - and takes the oldest chunk of the queue whole if that holds
+ * fewer than twice as many (global_queue.h: so a pull touches one header
+ * under the queue's lock, not every header it takes; at most
+ * HIVE_GLOBAL_PULL_MOST) - it runs the first and puts the rest into the ring, where they
  * run next, in order - and where thieves can take them, with the notify of
  * any push. When the ring holds work, a pull takes one task: the rest at
  * the ring's tail would wait behind that work (measured on the host, 2

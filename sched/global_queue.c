@@ -1,10 +1,19 @@
 /*
- * The global injection queue (see global_queue.h for why it is a lock).
+ * The global injection queue (see global_queue.h for why it is a lock, and
+ * why chunks).
  *
- * Invariants under the lock: head == NULL iff tail == NULL iff len == 0; the
- * list from head through next reaches tail in exactly len steps. Every path
- * holds the lock for O(1) pointer writes except pop_batch, which walks at most
- * max nodes (HIVE_GLOBAL_BATCH, 32, in the scheduler) to cut the list.
+ * Invariants under the lock: head == NULL iff tail == NULL iff tail_chunk ==
+ * NULL iff len == 0. The list from head through next reaches tail in exactly
+ * len steps. It is cut into chunks: head is the first task of the first
+ * chunk; a chunk's first task c holds its length c->chunk_len (1 to
+ * HIVE_GLOBAL_CHUNK_MAX) and c->chunk_next, the first task of the next
+ * chunk - the task c->chunk_len steps after c - or NULL for the newest
+ * chunk, whose first task is tail_chunk and which ends at tail. The
+ * chunks' lengths add up to len. Other tasks' chunk fields mean nothing.
+ *
+ * Every path holds the lock for O(1) pointer reads and writes, of the queue
+ * and of at most two headers, except a pull of part of a chunk, which walks
+ * the part (fewer than HIVE_GLOBAL_CHUNK_MAX headers) to cut it.
  */
 #include "sched/global_queue.h"
 
@@ -15,7 +24,29 @@ void hive_global_init(struct hive_global *g)
     atomic_init(&g->lock.locked, false);
     g->head = NULL;
     g->tail = NULL;
+    g->tail_chunk = NULL;
     atomic_init(&g->len, 0);
+}
+
+/* Cut first.. (n > 0 tasks, linked, the last one's next NULL) into chunks:
+ * HIVE_GLOBAL_CHUNK each, the last one the remainder as well (at most
+ * HIVE_GLOBAL_CHUNK_MAX). Returns the last chunk's first task. The list is
+ * still the caller's alone: no lock. */
+static struct hive_task *cut_chunks(struct hive_task *first, unsigned long n)
+{
+    struct hive_task *chunk = first;
+    while (n > HIVE_GLOBAL_CHUNK_MAX) {
+        struct hive_task *end = chunk;
+        for (unsigned i = 1; i < HIVE_GLOBAL_CHUNK; i++)
+            end = end->next;
+        chunk->chunk_len = HIVE_GLOBAL_CHUNK;
+        chunk->chunk_next = end->next;
+        chunk = end->next;
+        n -= HIVE_GLOBAL_CHUNK;
+    }
+    chunk->chunk_len = (unsigned char)n;
+    chunk->chunk_next = NULL;
+    return chunk;
 }
 
 void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
@@ -24,11 +55,23 @@ void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
     if (n == 0)
         return;
     last->next = NULL;
+    struct hive_task *newest = cut_chunks(first, n);
     unsigned long irq = hive_spin_lock(&g->lock);
-    if (g->tail)
-        g->tail->next = first;
-    else
+    if (!g->tail) {
         g->head = first;
+        g->tail_chunk = newest;
+    } else {
+        g->tail->next = first;
+        struct hive_task *open = g->tail_chunk;
+        if (open->chunk_len + n <= HIVE_GLOBAL_CHUNK) {
+            /* Short, and the newest chunk has room: one chunk with it
+             * (first's own chunk fields now mean nothing). */
+            open->chunk_len = (unsigned char)(open->chunk_len + n);
+        } else {
+            open->chunk_next = first;
+            g->tail_chunk = newest;
+        }
+    }
     g->tail = last;
     /* relaxed load: len is only written under the lock we hold; the store is
      * seq_cst (global_queue.h says what the idle protocol needs of it). */
@@ -41,6 +84,20 @@ void hive_global_push(struct hive_global *g, struct hive_task *t)
     hive_global_push_batch(g, t, t, 1);
 }
 
+/* The walk of a batch taken: ask for each header for writing, as the core
+ * that runs them will write their state and wait for that store (a fence:
+ * run_task.c), so each comes over once, ready for it. Returns the n-th. */
+static struct hive_task *walk_to_last(struct hive_task *first, unsigned long n)
+{
+    struct hive_task *last = first;
+    hive_prefetch_for_write(last);
+    for (unsigned long i = 1; i < n; i++) {
+        last = last->next;
+        hive_prefetch_for_write(last);
+    }
+    return last;
+}
+
 struct hive_task *hive_global_pop_batch(struct hive_global *g, unsigned long max,
                                         unsigned long *got)
 {
@@ -49,28 +106,39 @@ struct hive_task *hive_global_pop_batch(struct hive_global *g, unsigned long max
     if (max == 0 || hive_global_is_empty(g))
         return NULL;
     unsigned long irq = hive_spin_lock(&g->lock);
-    /* relaxed: len is only written under the lock we hold. */
-    unsigned long len = atomic_load_explicit(&g->len, memory_order_relaxed);
-    unsigned long n = len < max ? len : max;
     struct hive_task *first = g->head, *last = NULL;
-    if (n > 0) {
-        /* The walk reads each header the batch takes; ask for them for
-         * writing, as the core that runs them will write their state and
-         * wait for that store (a fence: run_task.c), so each comes over
-         * once, ready for it. */
-        last = first;
-        hive_prefetch_for_write(last);
-        for (unsigned long i = 1; i < n; i++) {
-            last = last->next;
-            hive_prefetch_for_write(last);
+    unsigned long n = 0;
+    if (first) {
+        unsigned long chunk = first->chunk_len;
+        if (chunk < 2 * max) {
+            /* The whole chunk: its end is found after the unlock. */
+            n = chunk;
+            g->head = first->chunk_next;
+            if (!g->head)
+                g->tail = g->tail_chunk = NULL;
+        } else {
+            /* Its first max: cut here; the rest is a chunk of its own. */
+            n = max;
+            last = walk_to_last(first, n);
+            struct hive_task *rest = last->next;
+            rest->chunk_len = (unsigned char)(chunk - n);
+            rest->chunk_next = first->chunk_next;
+            if (g->tail_chunk == first)
+                g->tail_chunk = rest;
+            g->head = rest;
+            last->next = NULL;
         }
-        g->head = last->next;
-        if (g->head == NULL)
-            g->tail = NULL;
-        last->next = NULL;
-        atomic_store(&g->len, len - n);
+        /* relaxed load: len is only written under the lock we hold. */
+        atomic_store(&g->len, atomic_load_explicit(&g->len, memory_order_relaxed) - n);
     }
     hive_spin_unlock(&g->lock, irq);
+    if (n && !last) {
+        /* The chunk is ours now: nobody else reaches it from the queue, and
+         * its last task's next is written by a push only while that task is
+         * the queue's tail - and if it was, the pull emptied the queue. */
+        last = walk_to_last(first, n);
+        last->next = NULL;
+    }
     *got = n;
-    return n ? first : NULL;
+    return first;
 }

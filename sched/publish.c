@@ -148,7 +148,7 @@ void hive_publish_pulled(struct hive_worker *w, struct hive_task *list)
 {
     /* In one store of tail: the ring was empty when the pull was sized, so
      * it has room unless a thief still copies out a batch of it. */
-    if (!hive_ring_push_list(&w->queues.ring, list, HIVE_GLOBAL_BATCH)) {
+    if (!hive_ring_push_list(&w->queues.ring, list, HIVE_GLOBAL_PULL_MOST)) {
         bool spilled = false;
         while (list) {
             struct hive_task *t = list;

@@ -29,8 +29,13 @@
 #include "sched/global_queue.h"
 #include "sched/ring.h"
 
-/* Most tasks one pull from the global queue takes (see hive_take_global). */
-#define HIVE_GLOBAL_BATCH 32u
+/* The most tasks a pull from the global queue asks for (hive_take_global).
+ * A chunk's size: on a long queue each pull then takes one chunk whole,
+ * touching only its first header under the lock (global_queue.h). */
+#define HIVE_GLOBAL_BATCH HIVE_GLOBAL_CHUNK
+/* The most one pull takes: a whole chunk, which may hold up to twice the
+ * batch less one (global_queue.h); what a puller's ring must have room for. */
+#define HIVE_GLOBAL_PULL_MOST HIVE_GLOBAL_CHUNK_MAX
 
 struct hive_core_queues {
     struct hive_ring ring;      /* spawned tasks */
@@ -84,10 +89,12 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
                                   struct hive_core_stats *stats);
 
 /*
- * Take a batch of min(length / cores + 1, HIVE_GLOBAL_BATCH) of the oldest
- * tasks from g, so that `cores` cores pulling at once share what is there
- * while one core alone empties it in a few pulls. Returns the first to run
- * now and sets *rest to the others, a NULL-terminated list linked through
+ * Take a batch of the oldest tasks from g, asking for min(length / cores + 1,
+ * HIVE_GLOBAL_BATCH), so that `cores` cores pulling at once share what is
+ * there while one core alone empties it in a few pulls. What comes is the
+ * oldest chunk whole if it holds fewer than twice that, else that many
+ * (hive_global_pop_batch): at most HIVE_GLOBAL_PULL_MOST. Returns the first
+ * to run now and sets *rest to the others, a NULL-terminated list linked through
  * next, the caller's to queue (the worker puts it into its empty ring:
  * find_work.c). With rest NULL, only the oldest task. NULL, with *rest
  * untouched, when g is empty. Counts one global pull in *stats.

@@ -63,6 +63,7 @@ struct mclaim {                 /* a thief between claim and finish */
 static struct mring m[NR];
 static struct mclaim pending[NR]; /* by thief */
 static unsigned gq[MAXT], gh, gn; /* global queue, circular: gn from gh, oldest first */
+static unsigned gc[MAXT], gch, gcn; /* its chunks' lengths, circular: gcn from gch, oldest first */
 static unsigned dq[HIVE_DEQUE_CAP], dn;   /* core 0's deque, bottom last */
 static struct hive_core_stats mstats;     /* what stats must count */
 static unsigned char seen[MAXT];
@@ -112,6 +113,39 @@ static unsigned front_pop(unsigned *a, unsigned *n)
     memmove(a, a + 1, (*n - 1) * sizeof *a);
     (*n)--;
     return x;
+}
+
+/* The global queue's chunks (sched/global_queue.h): the k tasks just added
+ * to gq as one push join the newest chunk if it stays within
+ * HIVE_GLOBAL_CHUNK, else they are cut into chunks of HIVE_GLOBAL_CHUNK, the
+ * last one taking the remainder. */
+static void gchunks_push(unsigned k)
+{
+    if (gcn && gc[(gch + gcn - 1) % MAXT] + k <= HIVE_GLOBAL_CHUNK) {
+        gc[(gch + gcn - 1) % MAXT] += k;
+        return;
+    }
+    while (k > HIVE_GLOBAL_CHUNK_MAX) {
+        gc[(gch + gcn++) % MAXT] = HIVE_GLOBAL_CHUNK;
+        k -= HIVE_GLOBAL_CHUNK;
+    }
+    gc[(gch + gcn++) % MAXT] = k;
+}
+
+/* How many a pull of max (> 0) takes: the oldest chunk whole if it holds
+ * fewer than 2 * max, else max of it. 0 when the queue is empty. */
+static unsigned gchunks_pop(unsigned max)
+{
+    if (!gcn)
+        return 0;
+    unsigned c = gc[gch];
+    if (c < 2 * max) {
+        gch = (gch + 1) % MAXT;
+        gcn--;
+        return c;
+    }
+    gc[gch] = c - max;
+    return max;
 }
 
 /* At most MAXT tasks exist, so the circular model never overfills. */
@@ -174,11 +208,13 @@ static void op_push(unsigned i)
         r->tail++;
     } else if (r->steal != r->real) {
         gq[(gh + gn++) % MAXT] = tid;
+        gchunks_push(1);
     } else {
         /* overflow: newer half + t to the global queue, older half stays */
         for (unsigned k = HALF; k < CAP; k++)
             gq[(gh + gn++) % MAXT] = r->item[k];
         gq[(gh + gn++) % MAXT] = tid;
+        gchunks_push(HALF + 1);
         r->n = HALF;
         r->steal = r->real = r->tail;
         r->tail += HALF;
@@ -285,8 +321,9 @@ static void op_steal(unsigned thief, unsigned victim)
     got(t, want, "steal");
 }
 
-/* The scheduler's pull: min(len / cores + 1, HIVE_GLOBAL_BATCH), in order;
- * without a place for the rest (the worker's ring is not empty), one. */
+/* The scheduler's pull: it asks for min(len / cores + 1, HIVE_GLOBAL_BATCH),
+ * in order, and gets what the chunks give (gchunks_pop); without a place for
+ * the rest (the worker's ring is not empty), one. */
 static void op_take_global(unsigned cores, bool batch)
 {
     struct hive_task *rest = &tasks[0];
@@ -299,8 +336,7 @@ static void op_take_global(unsigned cores, bool batch)
     unsigned n = batch ? gn / cores + 1 : 1;
     if (n > HIVE_GLOBAL_BATCH)
         n = HIVE_GLOBAL_BATCH;
-    if (n > gn)
-        n = gn;
+    n = gchunks_pop(n);
     mstats.global_pulls++;
     got(t, gpop(), "take_global");
     if (!batch) {
@@ -329,6 +365,8 @@ static void op_global_push(unsigned k)
         gq[(gh + gn++) % MAXT] = id(t);
         n++;
     }
+    if (n)
+        gchunks_push(n);
     if (n == 1 && (k & 1))
         hive_global_push(&global, first);
     else
@@ -339,7 +377,7 @@ static void op_global_pop(unsigned max)
 {
     unsigned long n;
     struct hive_task *l = hive_global_pop_batch(&global, max, &n);
-    unsigned want_n = gn < max ? gn : max;
+    unsigned want_n = max ? gchunks_pop(max) : 0;
     EXPECT(n == want_n, "global pop_batch(%u): %lu, model %u", max, n, want_n);
     for (unsigned k = 0; k < want_n; k++) {
         EXPECT(l != NULL, "global batch short at %u", k);
@@ -427,6 +465,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(m, 0, sizeof m);
     memset(pending, 0, sizeof pending);
     gh = gn = dn = 0;
+    gch = gcn = 0;
     stats = mstats = (struct hive_core_stats){0};
     op_no = 0;
 

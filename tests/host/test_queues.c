@@ -434,6 +434,60 @@ HIVE_TEST(global_fifo_and_batches)
     CHECK(global_pop1() == NULL);
 }
 
+/* Link tasks [from, from + n) and push them as one batch. */
+static void push_linked(unsigned from, unsigned n)
+{
+    for (unsigned i = 0; i + 1 < n; i++)
+        tasks[from + i].next = &tasks[from + i + 1];
+    hive_global_push_batch(&global, &tasks[from], &tasks[from + n - 1], n);
+}
+
+/* Pop with max and expect [from, from + n) in order, NULL-terminated. */
+static void expect_pop(unsigned long max, unsigned from, unsigned n)
+{
+    unsigned long got = 99;
+    struct hive_task *l = hive_global_pop_batch(&global, max, &got);
+    CHECK_EQ(got, n);
+    expect_list(l, from, n);
+}
+
+/* The global queue's chunks (global_queue.h): a pull of max takes the
+ * oldest chunk whole when it holds fewer than 2 * max, else max of it. */
+HIVE_TEST(global_chunks)
+{
+    reset(0);
+    /* A ring's spill, 129: chunks of 32, 32, 32 and 33 (the remainder joins
+     * the last), each taken whole by a pull of 32. */
+    push_linked(0, HIVE_RING_HALF + 1);
+    expect_pop(32, 0, 32);
+    expect_pop(32, 32, 32);
+    expect_pop(32, 64, 32);
+    expect_pop(32, 96, 33);
+    CHECK(hive_global_is_empty(&global));
+    /* One at a time: they fill a chunk of HIVE_GLOBAL_CHUNK, then the next. */
+    for (unsigned i = 0; i < HIVE_GLOBAL_CHUNK + 8; i++)
+        hive_global_push(&global, &tasks[200 + i]);
+    expect_pop(HIVE_GLOBAL_CHUNK_MAX, 200, HIVE_GLOBAL_CHUNK);
+    expect_pop(HIVE_GLOBAL_CHUNK_MAX, 200 + HIVE_GLOBAL_CHUNK, 8);
+    /* A long chunk (33) takes no more: one pushed after it starts its own. */
+    push_linked(300, 33);
+    hive_global_push(&global, &tasks[333]);
+    expect_pop(1, 300, 1);        /* a part: 32 left, a chunk of its own */
+    expect_pop(16, 301, 16);      /* 32 is not under 2 * 16: a part again */
+    expect_pop(16, 317, 16);      /* 16 is: whole */
+    expect_pop(16, 333, 1);
+    CHECK(hive_global_is_empty(&global));
+    /* A part taken from the newest chunk leaves the rest the newest: a
+     * push after it joins it there. */
+    for (unsigned i = 0; i < 6; i++)
+        hive_global_push(&global, &tasks[400 + i]);
+    expect_pop(2, 400, 2);        /* 6 is not under 4: 2 of it */
+    hive_global_push(&global, &tasks[406]);
+    CHECK_EQ(hive_global_len(&global), 5);
+    expect_pop(3, 402, 5);        /* 5 is under 6: whole, 406 with it */
+    CHECK(hive_global_is_empty(&global));
+}
+
 static struct hive_deque deque;
 
 HIVE_TEST(deque_lifo_steal_fifo_full_wrap)

@@ -222,7 +222,7 @@ static struct hive_task *take_global(struct stress_core *c)
     struct hive_task *rest = NULL;
     struct hive_task *t =
         hive_take_global(&ctx->global, ctx->cores, hive_ring_len(ring) ? NULL : &rest, &c->stats);
-    if (!hive_ring_push_list(ring, rest, HIVE_GLOBAL_BATCH)) {
+    if (!hive_ring_push_list(ring, rest, HIVE_GLOBAL_PULL_MOST)) {
         while (rest) {
             struct hive_task *next = rest->next; /* before the push: a thief may take it */
             hive_ring_push(ring, rest, &ctx->global);
