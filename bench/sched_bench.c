@@ -58,9 +58,9 @@ static void nop(void *p) { (void)p; }
 static struct sb_sortbuf sortbuf;
 static struct wl_spawn spawns;
 
-static void spawn_prepare(size_t n)
+static void spawn_prepare(size_t n, unsigned threads)
 {
-    if (wl_spawn_prepare(&spawns, n) != 0) {
+    if (wl_spawn_prepare(&spawns, n, threads) != 0) {
         fprintf(stderr, "sched_bench: out of memory\n");
         exit(1);
     }
@@ -139,7 +139,7 @@ static int run_hive_wl(int w, unsigned threads, size_t size, struct sb_result *r
     }
     case SB_SPAWN:
     case SB_SPAWN_OR_RUN:
-        spawn_prepare(size);
+        spawn_prepare(size, threads);
         spawns.or_run = w == SB_SPAWN_OR_RUN;
         run_hive(wl_spawn_entry, &spawns, threads, r);
         r->tasks = size;
@@ -176,12 +176,12 @@ static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result 
     (void)threads;
     if (w != SB_SPAWN && w != SB_SPAWN_OR_RUN)
         return sb_run_serial(w, size, r, &sortbuf);
-    spawn_prepare(size);
+    spawn_prepare(size, 1);
     double t0 = sb_now();
     wl_spawn_serial(&spawns);
     r->secs = sb_now() - t0;
     r->tasks = size;
-    r->ok = wl_spawn_ok(spawns.hit, size);
+    r->ok = wl_spawn_run_ok(&spawns);
     return 1;
 }
 

@@ -153,7 +153,8 @@ static inline void sb_sort_fill(struct sb_sortbuf *s, size_t n)
 
 /* ---- spawn: the peers' marks (hive's are wl_spawn's) ------------------------- */
 
-/* The bytes the peers' spawned tasks mark (workloads/spawn.h's checker):
+/* The bytes the peers' spawned tasks mark, an array of n a thread
+ * wl_spawn_stride(n) apart (workloads/spawn.h: its layout and checker):
  * kept between runs, only growing, written when allocated and zeroed before
  * every run, outside the timing. */
 struct sb_hits {
@@ -161,14 +162,15 @@ struct sb_hits {
     size_t cap;
 };
 
-static inline unsigned char *sb_hits_zero(struct sb_hits *h, size_t n)
+static inline unsigned char *sb_hits_zero(struct sb_hits *h, size_t n, unsigned threads)
 {
-    if (n > h->cap) {
+    size_t bytes = threads * wl_spawn_stride(n);
+    if (bytes > h->cap) {
         free(h->hit);
-        h->hit = (unsigned char *)sb_alloc(n);
-        h->cap = n;
+        h->hit = (unsigned char *)sb_alloc(bytes);
+        h->cap = bytes;
     }
-    memset(h->hit, 0, n);
+    memset(h->hit, 0, bytes);
     return h->hit;
 }
 

@@ -144,8 +144,9 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
     /* OpenMP's task is both: its runtime may run it at once (libgomp does
      * once 64 a thread are queued), as hive_spawn_or_run may. */
     int spawn = w == SB_SPAWN || w == SB_SPAWN_OR_RUN;
+    size_t stride = wl_spawn_stride(size);
     if (spawn)
-        hits = sb_hits_zero(&hitbuf, size);
+        hits = sb_hits_zero(&hitbuf, size, threads);
     double t0 = sb_now();
 #pragma omp parallel num_threads(threads)
 #pragma omp single
@@ -159,7 +160,7 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
         } else if (spawn) {
             for (size_t i = 0; i < size; i++) {
 #pragma omp task
-                hits[i]++;
+                hits[(size_t)omp_get_thread_num() * stride + i]++;
             }
 #pragma omp taskwait
         } else if (w == SB_UTS_T1 || w == SB_UTS_T3) {
@@ -190,7 +191,7 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
     case SB_SPAWN:
     case SB_SPAWN_OR_RUN:
         r->tasks = size;
-        r->ok = wl_spawn_ok(hits, size);
+        r->ok = wl_spawn_ok(hits, size, threads);
         break;
     case SB_UTS_T1:
     case SB_UTS_T3:
@@ -216,7 +217,7 @@ static int run_serial(int w, unsigned threads, size_t size, struct sb_result *r)
     (void)threads;
     if (w != SB_SPAWN && w != SB_SPAWN_OR_RUN)
         return sb_run_serial(w, size, r, &sortbuf);
-    hits = sb_hits_zero(&hitbuf, size);
+    hits = sb_hits_zero(&hitbuf, size, 1);
     /* volatile: a real indirect call per task, as a scheduler makes. */
     void (*volatile fn)(unsigned char *) = mark;
     double t0 = sb_now();
@@ -224,7 +225,7 @@ static int run_serial(int w, unsigned threads, size_t size, struct sb_result *r)
         fn(&hits[i]);
     r->secs = sb_now() - t0;
     r->tasks = size;
-    r->ok = wl_spawn_ok(hits, size);
+    r->ok = wl_spawn_ok(hits, size, 1);
     return 1;
 }
 

@@ -165,17 +165,24 @@ static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
         return 1;
     }
     case SB_SPAWN: {
-        unsigned char *hit = sb_hits_zero(&hitbuf, size);
+        unsigned char *hit = sb_hits_zero(&hitbuf, size, threads);
+        size_t stride = wl_spawn_stride(size);
         t0 = sb_now();
         arena.execute([&] {
             tbb::task_group g;
             for (size_t i = 0; i < size; i++)
-                g.run([hit, i] { hit[i]++; });
+                g.run([hit, stride, threads, i] {
+                    // The thread's slot in this arena, 0 .. threads - 1;
+                    // any other marks nothing, and the check fails.
+                    int t = tbb::this_task_arena::current_thread_index();
+                    if (t >= 0 && (unsigned)t < threads)
+                        hit[(size_t)t * stride + i]++;
+                });
             g.wait();
         });
         r->secs = sb_now() - t0;
         r->tasks = size;
-        r->ok = wl_spawn_ok(hit, size);
+        r->ok = wl_spawn_ok(hit, size, threads);
         return 1;
     }
     case SB_UTS_T1:

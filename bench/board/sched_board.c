@@ -114,7 +114,7 @@ static void run_wl(int w, unsigned cores, size_t n, struct result *r)
         break;
     }
     case WL_SPAWN:
-        if (wl_spawn_prepare(&spawns, n) != 0) {
+        if (wl_spawn_prepare(&spawns, n, cores) != 0) {
             printf("sched_board: out of memory for %zu spawns\n", n);
             return;
         }

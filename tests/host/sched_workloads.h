@@ -143,14 +143,14 @@ static void sched_case_spawn(unsigned cores, size_t n)
     const size_t sizes[4] = {n, n / 2, n, n / 2};
     for (unsigned k = 0; k < 4; k++) {
         size_t m = sizes[k];
-        int rc = wl_spawn_prepare(&s, m);
+        int rc = wl_spawn_prepare(&s, m, cores ? cores : hive_core_count());
         CHECK_EQ(rc, 0);
         if (rc != 0)
             break;
         s.or_run = k >= 2;
         SW_RUN(cores, wl_spawn_entry, &s);
         CHECK_EQ(s.err, HIVE_OK);
-        CHECK(wl_spawn_ok(s.hit, m));
+        CHECK(wl_spawn_run_ok(&s));
         const struct hive_core_stats *t = &hive_stats_last()->total;
         CHECK_EQ(t->spawned + t->run_at_spawn, m);
         CHECK_EQ(t->tasks_run, m + 1); /* and the entry */

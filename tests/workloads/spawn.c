@@ -14,33 +14,49 @@
  * that go to other cores are best laid out so (docs/guide.md). */
 struct wl_spawn_task {
     _Alignas(64) struct hive_task task;
-    unsigned char *hit; /* its own byte of wl_spawn.hit */
+    struct wl_spawn *of;
+    size_t i;
 };
 
 static void task_run(struct hive_task *t)
 {
-    struct wl_spawn_task *s = HIVE_CONTAINER_OF(t, struct wl_spawn_task, task);
-    (*s->hit)++; /* no other task touches this byte; hive_run's return publishes it */
+    struct wl_spawn_task *x = HIVE_CONTAINER_OF(t, struct wl_spawn_task, task);
+    struct wl_spawn *s = x->of;
+    int w = hive_worker_id(); /* -1: the serial baseline, thread 0 */
+    unsigned thread = w < 0 ? 0 : (unsigned)w;
+    /* This thread's own byte for the task; hive_run's return publishes it.
+     * A worker beyond the run's size marks nothing: the check finds the
+     * task unrun. */
+    if (thread < s->threads)
+        s->hit[thread * wl_spawn_stride(s->n) + x->i]++;
 }
 
-int wl_spawn_prepare(struct wl_spawn *s, size_t n)
+int wl_spawn_prepare(struct wl_spawn *s, size_t n, unsigned threads)
 {
+    size_t marks = threads * wl_spawn_stride(n);
     if (n > s->cap) {
-        wl_spawn_free(s);
+        free(s->tasks);
         s->tasks = aligned_alloc(64, n * sizeof *s->tasks);
-        s->hit = malloc(n);
-        if (!s->tasks || !s->hit) {
-            wl_spawn_free(s);
-            return -1;
-        }
-        s->cap = n;
+        s->cap = s->tasks ? n : 0;
+    }
+    if (marks > s->hit_cap) {
+        free(s->hit);
+        s->hit = malloc(marks);
+        s->hit_cap = s->hit ? marks : 0;
+    }
+    if (!s->tasks || !s->hit) {
+        wl_spawn_free(s);
+        return -1;
     }
     s->n = n;
+    s->threads = threads;
     s->err = HIVE_OK;
     memset(s->tasks, 0, n * sizeof *s->tasks);
-    for (size_t i = 0; i < n; i++)
-        s->tasks[i].hit = &s->hit[i];
-    memset(s->hit, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        s->tasks[i].of = s;
+        s->tasks[i].i = i;
+    }
+    memset(s->hit, 0, marks);
     return 0;
 }
 

@@ -4,6 +4,14 @@
  * checker sees any task lost or run twice. What it measures is the spawn path
  * alone: pushes, steals and wake-ups, no joins.
  *
+ * Each thread marks in an array of its own: thread t marks task i at
+ * hit[t * stride + i], the arrays wl_spawn_stride(n) bytes apart - whole
+ * cache lines, so no two threads write one line. With one array for all,
+ * the cores of a run wrote the same lines whenever they ran tasks of nearby
+ * numbers (a pull of 32 tasks marks half a line; the other core's next pull,
+ * the other half), a line crossing per task that came from the check, not
+ * the scheduler - for every runtime alike.
+ *
  * The checker is plain C that also compiles as C++: the oneTBB and OpenMP
  * programs of bench/ use it on their own byte arrays. hive's version
  * (spawn.c) uses only the public API, include/hive/hive.h.
@@ -13,12 +21,24 @@
 
 #include <stddef.h>
 
-/* Every task ran exactly once: hit[i] == 1 for each of the n. */
-static inline int wl_spawn_ok(const unsigned char *hit, size_t n)
+/* Bytes from one thread's marks to the next's: n, in whole cache lines. */
+static inline size_t wl_spawn_stride(size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (hit[i] != 1)
+    return (n + 63) / 64 * 64;
+}
+
+/* Every task ran exactly once: the marks of the `threads` threads' arrays
+ * add up to 1 for each of the n tasks. */
+static inline int wl_spawn_ok(const unsigned char *hit, size_t n, unsigned threads)
+{
+    size_t stride = wl_spawn_stride(n);
+    for (size_t i = 0; i < n; i++) {
+        unsigned runs = 0;
+        for (unsigned t = 0; t < threads; t++)
+            runs += hit[t * stride + i];
+        if (runs != 1)
             return 0;
+    }
     return 1;
 }
 
@@ -28,16 +48,17 @@ struct wl_spawn_task; /* a hive task header and its index */
 
 struct wl_spawn {
     struct wl_spawn_task *tasks; /* n of them (cap allocated) */
-    unsigned char *hit;          /* hit[i]: how often task i ran */
-    size_t n, cap;
+    unsigned char *hit;          /* the threads' marks (the top); hit_cap bytes */
+    size_t n, cap, hit_cap;
+    unsigned threads;            /* the most workers a run of it has */
     int err;                     /* HIVE_OK, or the code of the first refused spawn */
     int or_run;                  /* spawn with hive_spawn_or_run (else hive_spawn) */
 };
 
-/* Get s ready for a run of n tasks, outside the timing: allocate (or reuse),
- * reset every header and every hit. s starts zeroed. Returns 0, or -1 when
- * out of memory. */
-int wl_spawn_prepare(struct wl_spawn *s, size_t n);
+/* Get s ready for a run of n tasks on at most `threads` workers, outside
+ * the timing: allocate (or reuse), reset every header and every mark. s
+ * starts zeroed. Returns 0, or -1 when out of memory. */
+int wl_spawn_prepare(struct wl_spawn *s, size_t n, unsigned threads);
 void wl_spawn_free(struct wl_spawn *s);
 
 /* A hive_run entry: hive_spawn every task of s; they run before hive_run
@@ -45,12 +66,12 @@ void wl_spawn_free(struct wl_spawn *s);
 void wl_spawn_entry(void *s);
 
 /* The serial baseline: the same task bodies called one after the other,
- * through the same function pointer (no scheduler). */
+ * through the same function pointer (no scheduler), marking as thread 0. */
 void wl_spawn_serial(struct wl_spawn *s);
 
 static inline int wl_spawn_run_ok(const struct wl_spawn *s)
 {
-    return s->err == 0 && wl_spawn_ok(s->hit, s->n);
+    return s->err == 0 && wl_spawn_ok(s->hit, s->n, s->threads);
 }
 
 #endif

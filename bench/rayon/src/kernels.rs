@@ -203,9 +203,17 @@ pub fn queens_expect(n: u32) -> u64 {
 
 // ---- spawn (workloads/spawn.h) ----
 
-/// Every task ran exactly once.
-pub fn spawn_ok(hit: &[u8]) -> bool {
-    hit.iter().all(|&h| h == 1)
+/// Bytes from one thread's marks to the next's: n, in whole cache lines
+/// (each thread marks in an array of its own: workloads/spawn.h).
+pub fn spawn_stride(n: usize) -> usize {
+    (n + 63) / 64 * 64
+}
+
+/// Every task ran exactly once: the `threads` threads' marks of each of the
+/// n tasks add up to 1.
+pub fn spawn_ok(hit: &[u8], n: usize, threads: usize) -> bool {
+    let stride = spawn_stride(n);
+    (0..n).all(|i| (0..threads).map(|t| hit[t * stride + i] as u32).sum::<u32>() == 1)
 }
 
 // ---- skynet (bench/skynet.h) ----

@@ -134,12 +134,14 @@ impl Bench {
         msort_fill(&mut self.a[..n])
     }
 
-    /// spawn's marks: kept between runs, only growing, zeroed before each.
-    fn hits_zero(&mut self, n: usize) -> &mut [u8] {
-        if self.hits.len() < n {
-            self.hits = touched(n);
+    /// spawn's marks, an array of n a thread (spawn_stride(n) apart): kept
+    /// between runs, only growing, zeroed before each.
+    fn hits_zero(&mut self, n: usize, threads: usize) -> &mut [u8] {
+        let len = threads * spawn_stride(n);
+        if self.hits.len() < len {
+            self.hits = touched(len);
         }
-        let h = &mut self.hits[..n];
+        let h = &mut self.hits[..len];
         h.fill(0);
         h
     }
@@ -180,19 +182,30 @@ impl Bench {
                 r.ok = v == queens_expect(n);
             }
             Wl::Spawn => {
-                let hits = self.hits_zero(size);
+                let threads = pool.current_num_threads();
+                let stride = spawn_stride(size);
+                let marks = Marks(self.hits_zero(size, threads).as_mut_ptr());
                 r.secs = timed(|| {
                     pool.install(|| {
                         rayon::scope(|s| {
-                            for h in hits.iter_mut() {
-                                s.spawn(move |_| *h += 1);
+                            for i in 0..size {
+                                s.spawn(move |_| {
+                                    // The worker's index in this pool, 0 ..
+                                    // threads - 1; any other marks nothing,
+                                    // and the check fails.
+                                    if let Some(t) = rayon::current_thread_index() {
+                                        if t < threads {
+                                            marks.add_one(t * stride + i);
+                                        }
+                                    }
+                                });
                             }
                         })
                     })
                 })
                 .1;
                 r.tasks = size as u64;
-                r.ok = spawn_ok(&self.hits[..size]);
+                r.ok = spawn_ok(&self.hits, size, threads);
             }
             Wl::UtsT1 | Wl::UtsT3 => {
                 let t = Bench::tree(w, size);
@@ -238,7 +251,7 @@ impl Bench {
                 r.ok = v == queens_expect(n);
             }
             Wl::Spawn => {
-                let hits = self.hits_zero(size);
+                let hits = &mut self.hits_zero(size, 1)[..size];
                 // Read through a volatile load: a real indirect call per task,
                 // as the scheduler makes (sched_bench.c calls through a
                 // volatile function pointer).
@@ -246,7 +259,7 @@ impl Bench {
                 let f = unsafe { std::ptr::read_volatile(&body) };
                 r.secs = timed(|| hits.iter_mut().for_each(|h| f(h))).1;
                 r.tasks = size as u64;
-                r.ok = spawn_ok(&self.hits[..size]);
+                r.ok = spawn_ok(&self.hits, size, 1);
             }
             Wl::UtsT1 | Wl::UtsT3 => {
                 let t = Bench::tree(w, size);
@@ -278,6 +291,27 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
 /// The spawn workload's task: mark its own byte.
 fn task_body(h: &mut u8) {
     *h += 1;
+}
+
+/// The spawn workload's marks as its tasks reach them: every thread its own
+/// array of them (Bench::hits_zero), which is why a raw pointer may cross
+/// threads here - no two threads write the same byte.
+#[derive(Clone, Copy)]
+struct Marks(*mut u8);
+
+// SAFETY: see the type: each thread writes only its own array's bytes, and
+// the pool's end (scope, install) orders those writes before the check.
+unsafe impl Send for Marks {}
+unsafe impl Sync for Marks {}
+
+impl Marks {
+    /// A method, so that a closure captures the whole Marks (Send), not
+    /// its raw pointer field (edition 2021 captures fields).
+    fn add_one(self, at: usize) {
+        // SAFETY: the caller's at is t * stride + i with t < threads and
+        // i < n, inside the threads * stride bytes of the zeroed marks.
+        unsafe { *self.0.add(at) += 1 };
+    }
 }
 
 fn main() {
