@@ -275,7 +275,8 @@ def md_report(r, header):
                   "hive: hive_spawn, every task queued (LIFO slot, FIFO ring, overflow to the global"
                   " queue, steals); oneTBB: task_group::run; OpenMP: task in a loop, then taskwait"
                   " (libgomp and libomp run a task at once when too many are queued); Rayon:"
-                  " rayon::scope, spawn in a loop."),
+                  " rayon::scope, spawn in a loop. Each task marks its byte in its thread's own"
+                  " array, for the check."),
         "spawn-or-run": ("Spawn or run: the same {n:,} tasks, where a spawn may run its task at once",
                          "hive: hive_spawn_or_run, which runs the task on the spawner's stack when"
                          " the spawner's queues are full (its LIFO slot and 256 in its ring) and every"
