@@ -124,6 +124,16 @@ static inline void notify_own(struct hive_worker *w)
     hive_port_backstop(HIVE_BACKSTOP_NS, backstop_check);
 }
 
+/* A push that spilled to the global queue (t, or the first of several):
+ * counted and traced in one place, as tools/hive-trace check holds every
+ * counted overflow to an event. */
+static void count_overflow(struct hive_worker *w, struct hive_task *t)
+{
+    (void)t; /* untraced builds */
+    HIVE_TRACE_EVENT(HIVE_TRACE_OVERFLOW, t, 0);
+    w->stats.overflows++;
+}
+
 /* Inline into hive_publish_spawn, the path of every spawn that evicts. */
 static inline void publish_ring(struct hive_worker *w, struct hive_task *t)
 {
@@ -132,10 +142,8 @@ static inline void publish_ring(struct hive_worker *w, struct hive_task *t)
     HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_RING);
     /* A full ring spills half of itself and t to the global queue: either
      * way t is where other cores can take it. */
-    if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global)) {
-        HIVE_TRACE_EVENT(HIVE_TRACE_OVERFLOW, t, 0);
-        w->stats.overflows++;
-    }
+    if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global))
+        count_overflow(w, t);
     notify_own(w);
 }
 
@@ -147,16 +155,21 @@ void hive_publish_ring(struct hive_worker *w, struct hive_task *t)
 void hive_publish_pulled(struct hive_worker *w, struct hive_task *list)
 {
     /* In one store of tail: the ring was empty when the pull was sized, so
-     * it has room unless a thief still copies out a batch of it. */
+     * it has room unless a thief still copies out a batch of it. Such a
+     * thief, held up (a preempted QEMU vCPU, say), keeps its claimed slots
+     * while this core pops and pushes on, until the ring counts full with
+     * none of its tasks queued: then the pushes below spill, each task back
+     * to the global queue, as one overflow. */
     if (!hive_ring_push_list(&w->queues.ring, list, HIVE_GLOBAL_PULL_MOST)) {
-        bool spilled = false;
+        struct hive_task *spilled = NULL;
         while (list) {
             struct hive_task *t = list;
             list = t->next; /* read before the push: a thief may take t at once */
-            spilled |= hive_ring_push(&w->queues.ring, t, &hive_scheduler.global);
+            if (hive_ring_push(&w->queues.ring, t, &hive_scheduler.global) && !spilled)
+                spilled = t;
         }
         if (spilled)
-            w->stats.overflows++;
+            count_overflow(w, spilled);
     }
     notify_own(w);
 }
