@@ -13,7 +13,8 @@
  *
  * Every path holds the lock for O(1) pointer reads and writes, of the queue
  * and of at most two headers, except a pull of part of a chunk, which walks
- * the part (fewer than HIVE_GLOBAL_CHUNK_MAX headers) to cut it.
+ * the part (half the chunk at most: fewer than HIVE_GLOBAL_CHUNK headers)
+ * to cut it.
  */
 #include "sched/global_queue.h"
 
@@ -110,7 +111,7 @@ struct hive_task *hive_global_pop_batch(struct hive_global *g, unsigned long max
     unsigned long n = 0;
     if (first) {
         unsigned long chunk = first->chunk_len;
-        if (chunk < 2 * max) {
+        if (chunk / 2 < max) { /* chunk < 2 * max, which cannot overflow */
             /* The whole chunk: its end is found after the unlock. */
             n = chunk;
             g->head = first->chunk_next;
