@@ -34,10 +34,10 @@
  * is empty - and takes the oldest chunk of the queue whole if that holds
  * fewer than twice as many (global_queue.h: so a pull touches one header
  * under the queue's lock, not every header it takes; at most
- * HIVE_GLOBAL_PULL_MOST) - it runs the first and puts the rest into the ring, where they
- * run next, in order - and where thieves can take them, with the notify of
- * any push. When the ring holds work, a pull takes one task: the rest at
- * the ring's tail would wait behind that work (measured on the host, 2
+ * HIVE_GLOBAL_PULL_MOST) - it runs the first and puts the rest into the
+ * ring, where they run next, in order - and where thieves can take them,
+ * with the notify of any push. When the ring holds work, a pull takes one
+ * task: the rest at the ring's tail would wait behind that work (measured on the host, 2
  * workers busy with 50 us local tasks, one outside spawn every 200 us:
  * global tasks waited 6.9 ms on average, p99 16 ms, against the 1 ms
  * target), while in the global queue they wait only for the next pull of

@@ -33,6 +33,12 @@ static struct pool_item *free_next(const struct pool_item *it)
     return it->task.next ? HIVE_CONTAINER_OF(it->task.next, struct pool_item, task) : NULL;
 }
 
+/* What a free item's next holds to link `it` (NULL: the end of the list). */
+static struct hive_task *free_link(struct pool_item *it)
+{
+    return it ? &it->task : NULL;
+}
+
 _Static_assert(sizeof(struct pool_item) <= 64, "docs/limits.md counts 64 bytes a hive_spawn_fn header");
 
 /* cmake/limits.cmake refuses these first; here for a build that skips it. */
@@ -66,7 +72,7 @@ static void pool_build(struct pool *p, unsigned home, unsigned size)
     p->free = NULL;
     for (unsigned i = size; i-- > 0;) {
         struct pool_item *it = &p->items[i];
-        it->task.next = p->free ? &p->free->task : NULL;
+        it->task.next = free_link(p->free);
         it->task.fn = hive_pool_task_run;
         it->task.group = NULL;
         atomic_init(&it->task.state, HIVE_TASK_IDLE);
@@ -142,7 +148,7 @@ static void pool_put(struct pool_item *it)
     /* relaxed: the CAS below validates it. */
     struct pool_item *head = atomic_load_explicit(&p->remote, memory_order_relaxed);
     do
-        it->task.next = head ? &head->task : NULL;
+        it->task.next = free_link(head);
     /* release: pairs with the acquire exchange in hive_pool_get, publishing
      * the link and our last reads of the header. relaxed on failure: retry. */
     while (!atomic_compare_exchange_weak_explicit(&p->remote, &head, it, memory_order_release,

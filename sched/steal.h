@@ -94,8 +94,8 @@ struct hive_task *hive_steal_from(struct hive_core_queues *victim, struct hive_c
  * there while one core alone empties it in a few pulls. What comes is the
  * oldest chunk whole if it holds fewer than twice that, else that many
  * (hive_global_pop_batch): at most HIVE_GLOBAL_PULL_MOST. Returns the first
- * to run now and sets *rest to the others, a NULL-terminated list linked through
- * next, the caller's to queue (the worker puts it into its empty ring:
+ * to run now and sets *rest to the others, a NULL-terminated list linked
+ * through next, the caller's to queue (the worker puts it into its empty ring:
  * find_work.c). With rest NULL, only the oldest task. NULL, with *rest
  * untouched, when g is empty. Counts one global pull in *stats.
  */
