@@ -762,12 +762,14 @@ static void *ebusy_producer(void *rounds)
          * for a host that stalls a thread. (Two losses counted under
          * ThreadSanitizer beside the whole suite, with limits of 1 s and
          * 5 s, were the drain's own race: see ebusy_drain.) When idle
-         * that long, queue it again, to go on. Past 20 ms the spin yields
-         * its CPU to the workers. */
+         * that long, queue it again, to go on. Past 20 us the spin yields
+         * its CPU to the workers: on a loaded host (a soak beside the
+         * suite) a spin that kept its CPU for 20 ms a round kept the very
+         * workers it waits for off it, and this case alone took 67-120 s. */
         uint64_t since = hive_port_now_ns(), idle_since = 0;
         while (atomic_load(&ebusy_seen) < n) {
             uint64_t now = hive_port_now_ns();
-            if (now - since < 20000000ull)
+            if (now - since < 20000ull)
                 continue;
             sched_yield();
             if (atomic_load(&ebusy_task.state) != 0)
