@@ -2,6 +2,7 @@
  * Scheduler benchmark, hive's side (and the serial baselines):
  *   sched_bench [serial] [options of sched_bench.h] [--smoke] [--stats]
  *   sched_bench capacity   cores free for this run (see capacity())
+ *   sched_bench pairs [options]   1 against 2 workers, run by run (see pairs())
  * (--stats, last: hive's statistics table after every run, for a look at
  * steals, overflows and parks; not for timing.)
  * The workloads are hive's versions in tests/workloads/, the ones the
@@ -85,7 +86,8 @@ static void *spin(void *arg)
     return NULL;
 }
 
-static int capacity(void)
+/* The probe's figure, or a negative number if no thread could be started. */
+static double capacity_now(void)
 {
     pthread_t th[2];
     spin(NULL); /* warm: frequency and page faults */
@@ -95,14 +97,22 @@ static int capacity(void)
     t0 = sb_now();
     for (int i = 0; i < 2; i++)
         if (pthread_create(&th[i], NULL, spin, NULL) != 0)
-            return 1;
+            return -1;
     for (int i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     double t2 = sb_now() - t0;
     t0 = sb_now();
     spin(NULL);
     t1 = (t1 + sb_now() - t0) / 2;
-    printf("M capacity %.3f\n", 2 * t1 / t2);
+    return 2 * t1 / t2;
+}
+
+static int capacity(void)
+{
+    double c = capacity_now();
+    if (c < 0)
+        return 1;
+    printf("M capacity %.3f\n", c);
     return 0;
 }
 
@@ -185,10 +195,85 @@ static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result 
     return 1;
 }
 
+/* ---- more workers against fewer, in pairs --------------------------------------- */
+
+/*
+ * sched_bench pairs [options]: for each workload asked, --reps pairs of runs
+ * at the first two thread counts (default 1 and 2), back to back: the
+ * cores-free probe, then the best of PAIR_RUNS runs at each count, which
+ * goes first alternating from pair to pair. One line a pair:
+ *   P hive WORKLOAD LO HI PROBE SECS_LO SECS_HI ok|FAILED
+ * Why: on a machine shared with other work, a whole repetition's runs at 1
+ * and at 2 threads lie seconds apart, each under whatever load came then, so
+ * their medians mix the scheduler's scaling with the load's drift. A pair's
+ * runs lie within a few hundred milliseconds of each other and of their
+ * probe: its ratio says what two cores did against one at that moment, and
+ * the probe says whether two were there to be had. Every run is checked.
+ */
+#define PAIR_RUNS 3
+
+static double best_of(int w, unsigned threads, size_t size, int *ok)
+{
+    double best = 0;
+    for (int k = 0; k < PAIR_RUNS; k++) {
+        struct sb_result r;
+        memset(&r, 0, sizeof r);
+        run_hive_wl(w, threads, size, &r);
+        *ok &= r.ok;
+        if (k == 0 || r.secs < best)
+            best = r.secs;
+    }
+    return best;
+}
+
+static int pairs(const struct sb_opts *o)
+{
+    if (o->nthreads < 2)
+        return 0; /* nothing to pair */
+    unsigned lo = o->threads[0], hi = o->threads[1];
+    int failed = 0;
+    for (int w = 0; w < SB_NWL; w++) {
+        if (!o->size[w] || w == SB_EMPTY)
+            continue;
+        struct sb_result r;
+        for (int k = 0; o->warm && k < 2; k++) {
+            run_hive_wl(w, lo, sb_warm_size(w, o->size[w]), &r);
+            failed |= !r.ok;
+            run_hive_wl(w, hi, sb_warm_size(w, o->size[w]), &r);
+            failed |= !r.ok;
+        }
+        for (unsigned p = 0; p < o->reps; p++) {
+            double cap = capacity_now();
+            int ok = 1;
+            double t_lo, t_hi;
+            if (p % 2 == 0) {
+                t_lo = best_of(w, lo, o->size[w], &ok);
+                t_hi = best_of(w, hi, o->size[w], &ok);
+            } else {
+                t_hi = best_of(w, hi, o->size[w], &ok);
+                t_lo = best_of(w, lo, o->size[w], &ok);
+            }
+            printf("P hive %s %u %u %.3f %.9f %.9f %s\n", sb_wl_name[w], lo, hi, cap, t_lo, t_hi,
+                   ok ? "ok" : "FAILED");
+            fflush(stdout);
+            failed |= !ok;
+        }
+    }
+    if (failed)
+        fprintf(stderr, "hive: FAILED: a run computed a wrong result\n");
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "capacity") == 0)
         return capacity();
+    if (argc > 1 && strcmp(argv[1], "pairs") == 0) {
+        struct sb_opts o;
+        sb_parse(argc - 1, argv + 1, &o);
+        hive_host_set_core_count(o.threads[0] > o.threads[1] ? o.threads[0] : o.threads[1]);
+        return pairs(&o);
+    }
     int serial = argc > 1 && strcmp(argv[1], "serial") == 0;
     if (argc > 1 + serial && strcmp(argv[argc - 1], "--stats") == 0)
         print_stats = 1, argc--;

@@ -11,7 +11,9 @@ RAW holds the programs' lines from every repetition (bench/sched_bench.h):
 "M capacity X" before each program's run (its R lines follow it; older raw
 files have it once per repetition, which reads the same way), the load
 average "M load X" before each repetition, and callgrind's counts
-"C runtime workload n1 instr1 n2 instr2".
+"C runtime workload n1 instr1 n2 instr2", and hive's pairs of runs at two
+thread counts back to back "P runtime workload lo hi probe secs_lo secs_hi
+ok|FAILED" (sched_bench pairs).
 HEADER is a file of Markdown put first (the date, the machine, the load
 average); META holds "key=value" lines (machine, commit, load) for the JSON.
 Figures are the median over the repetitions, with min and max, since the
@@ -87,6 +89,7 @@ def load(path):
         "probe": defaultdict(list),  # (runtime, workload, threads) -> [the probe before each run]
         "load": [],                  # 1-minute load average, per repetition
         "stats": defaultdict(list),  # (runtime, workload, threads) -> [{counter: value}]
+        "pairs": defaultdict(list),  # (runtime, workload, lo, hi) -> [(probe, secs lo, secs hi)]
     }
     probe = None  # the last cores-free probe: the one before the runs that follow
     for line in open(path):
@@ -105,6 +108,11 @@ def load(path):
         elif len(f) >= 6 and f[0] == "S" and len(f) % 2 == 0:
             d["stats"][(f[1], f[2], int(f[3]))].append(
                 {f[i]: int(f[i + 1]) for i in range(4, len(f), 2)})
+        elif len(f) == 9 and f[0] == "P":  # P runtime workload lo hi probe secs_lo secs_hi ok
+            d["pairs"][(f[1], f[2], int(f[3]), int(f[4]))].append(
+                (float(f[5]), float(f[6]), float(f[7])))
+            if f[8] != "ok":
+                d["failed"].append(f"{f[1]} {f[2]} pairs")
         elif len(f) == 8 and f[0] == "R":
             rt, wl, th, secs, size, tasks, ok = f[1], f[2], int(f[3]), float(f[4]), f[5], int(f[6]), f[7]
             d["runs"][(rt, wl, th)].append(secs)
@@ -316,6 +324,29 @@ def md_report(r, header):
                        f" {med(v) * 1e9 / tasks:.1f} | {fmt_x(one / med(v) if one else None)} |")
         out.append("")
 
+    # 3b. more workers against fewer, pair by pair
+    for k in sorted(r.pairs):
+        rt, wl, lo, hi = k
+        v = r.pairs[k]
+        ratios = [a / b for _, a, b in v]
+        cut = med([c for c, _, _ in v])
+        upper = [a / b for c, a, b in v if c >= cut]
+        out += [f"## {wl}: {hi} workers against {lo}, in pairs ({NAMES.get(rt, rt)})", "",
+                f"{len(v)} pairs of runs back to back (bench/sched_bench.c, pairs()): the cores-free"
+                f" probe, then the best of 3 runs at {lo} and the best of 3 at {hi} worker(s), the"
+                " order alternating from pair to pair. A pair's runs lie a few hundred milliseconds apart, so"
+                " its ratio compares the two under the same load, where the tables above compare"
+                " medians of runs seconds apart. Ratio: the time at"
+                f" {lo} over the time at {hi} (above 1: {hi} were faster).", "",
+                f"Ratio median {med(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f});"
+                f" {hi} faster in {sum(x > 1 for x in ratios)} of {len(v)} pairs. In the"
+                f" {len(upper)} pairs whose probe was at least the median probe ({cut:.2f}):"
+                f" median {med(upper):.2f}.", "",
+                f"| pair | cores free | {lo} worker(s) | {hi} workers | ratio |", "|---|---|---|---|---|"]
+        for i, (c, a, b) in enumerate(v):
+            out.append(f"| {i + 1} | {c:.2f} | {fmt_t(a)} | {fmt_t(b)} | {a / b:.2f} |")
+        out.append("")
+
     # 4. fixed cost of a run
     if "empty" in r.info:
         out += ["## An empty run", "",
@@ -438,6 +469,12 @@ def json_report(r, meta, extra_recs=(), extra=None):
         machine["load_per_repetition"] = r.load
     recs += extra_recs
     obj = {"machine": machine, "commit": meta.get("commit", "?"), "records": recs}
+    if r.pairs:
+        obj["pairs"] = [{"workload": wl, "runtime": JSON_NAME.get(rt, rt), "workers": [lo, hi],
+                         "runs_each": 3,
+                         "pairs": [{"cores_free": c, "lo_ns": round(a * 1e9), "hi_ns": round(b * 1e9)}
+                                   for c, a, b in r.pairs[(rt, wl, lo, hi)]]}
+                        for rt, wl, lo, hi in sorted(r.pairs)]
     obj.update(extra or {})
     return json.dumps(obj, indent=1) + "\n"
 
@@ -549,6 +586,10 @@ def summary(r):
             v = [f"{SHORT[rt]} {r.over(r.own(rt), rt, wl, th):.2f}" for rt in PEERS
                  if r.over(r.own(rt), rt, wl, th)]
             print(f"sched: {wl} speedup vs own serial, {th} thread(s): " + ", ".join(v), file=sys.stderr)
+    for (rt, wl, lo, hi), v in sorted(r.pairs.items()):
+        ratios = [a / b for _, a, b in v]
+        print(f"sched: {wl}, {SHORT.get(rt, rt)} at {lo} over {hi} workers, {len(v)} pairs: median"
+              f" {med(ratios):.2f}, {hi} faster in {sum(x > 1 for x in ratios)}", file=sys.stderr)
     if r.cap:
         print(f"sched: cores free (median of {len(r.cap)} probes, one before each program):"
               f" {med(r.cap):.2f} of 2; {sum(x < LOW_CAP for x in r.cap)} under {LOW_CAP}", file=sys.stderr)
