@@ -210,7 +210,7 @@ static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result 
  * probe: its ratio says what two cores did against one at that moment, and
  * the probe says whether two were there to be had. Every run is checked.
  */
-#define PAIR_RUNS 3
+#define PAIR_RUNS 3 /* sched_report.py has it too (PAIR_RUNS) */
 
 static double best_of(int w, unsigned threads, size_t size, int *ok)
 {

@@ -68,6 +68,7 @@ CONSTRUCT = {  # the construct each runtime uses, per workload
 TREES = ("uts-t1", "uts-t3")
 SERIAL_WL = {"fib-tg": "fib"}  # the serial run a workload's speedups are over
 LOW_CAP = 1.5  # a cores-free probe under this: other work held a core
+PAIR_RUNS = 3  # runs at each thread count of a pair, the best kept (PAIR_RUNS in sched_bench.c)
 DAGGER = "\u2020"
 COUNTERS = ("steals", "stolen_tasks", "parks", "wait_parks", "wakes")
 
@@ -109,10 +110,11 @@ def load(path):
             d["stats"][(f[1], f[2], int(f[3]))].append(
                 {f[i]: int(f[i + 1]) for i in range(4, len(f), 2)})
         elif len(f) == 9 and f[0] == "P":  # P runtime workload lo hi probe secs_lo secs_hi ok
+            if f[8] != "ok" or float(f[7]) <= 0:
+                d["failed"].append(f"{f[1]} {f[2]} pairs")
+                continue
             d["pairs"][(f[1], f[2], int(f[3]), int(f[4]))].append(
                 (float(f[5]), float(f[6]), float(f[7])))
-            if f[8] != "ok":
-                d["failed"].append(f"{f[1]} {f[2]} pairs")
         elif len(f) == 8 and f[0] == "R":
             rt, wl, th, secs, size, tasks, ok = f[1], f[2], int(f[3]), float(f[4]), f[5], int(f[6]), f[7]
             d["runs"][(rt, wl, th)].append(secs)
@@ -333,8 +335,8 @@ def md_report(r, header):
         upper = [a / b for c, a, b in v if c >= cut]
         out += [f"## {wl}: {hi} workers against {lo}, in pairs ({NAMES.get(rt, rt)})", "",
                 f"{len(v)} pairs of runs back to back (bench/sched_bench.c, pairs()): the cores-free"
-                f" probe, then the best of 3 runs at {lo} and the best of 3 at {hi} worker(s), the"
-                " order alternating from pair to pair. A pair's runs lie a few hundred milliseconds apart, so"
+                f" probe, then the best of {PAIR_RUNS} runs at {lo} and the best of {PAIR_RUNS} at {hi}"
+                " worker(s), the order alternating from pair to pair. A pair's runs lie a few hundred milliseconds apart, so"
                 " its ratio compares the two under the same load, where the tables above compare"
                 " medians of runs seconds apart. Ratio: the time at"
                 f" {lo} over the time at {hi} (above 1: {hi} were faster).", "",
@@ -471,7 +473,7 @@ def json_report(r, meta, extra_recs=(), extra=None):
     obj = {"machine": machine, "commit": meta.get("commit", "?"), "records": recs}
     if r.pairs:
         obj["pairs"] = [{"workload": wl, "runtime": JSON_NAME.get(rt, rt), "workers": [lo, hi],
-                         "runs_each": 3,
+                         "runs_each": PAIR_RUNS,
                          "pairs": [{"cores_free": c, "lo_ns": round(a * 1e9), "hi_ns": round(b * 1e9)}
                                    for c, a, b in r.pairs[(rt, wl, lo, hi)]]}
                         for rt, wl, lo, hi in sorted(r.pairs)]
