@@ -125,6 +125,11 @@ def load(path):
     return d
 
 
+def pair_ratios(v):
+    """A pairs list's ratios: the time at the lower thread count over the time at the higher."""
+    return [a / b for _, a, b in v]
+
+
 def order(keys):
     return sorted(keys, key=lambda k: (ORDER.index(k[0]) if k[0] in ORDER else 99, k[1], k[2]))
 
@@ -330,7 +335,7 @@ def md_report(r, header):
     for k in sorted(r.pairs):
         rt, wl, lo, hi = k
         v = r.pairs[k]
-        ratios = [a / b for _, a, b in v]
+        ratios = pair_ratios(v)
         cut = med([c for c, _, _ in v])
         upper = [a / b for c, a, b in v if c >= cut]
         out += [f"## {wl}: {hi} workers against {lo}, in pairs ({NAMES.get(rt, rt)})", "",
@@ -589,7 +594,7 @@ def summary(r):
                  if r.over(r.own(rt), rt, wl, th)]
             print(f"sched: {wl} speedup vs own serial, {th} thread(s): " + ", ".join(v), file=sys.stderr)
     for (rt, wl, lo, hi), v in sorted(r.pairs.items()):
-        ratios = [a / b for _, a, b in v]
+        ratios = pair_ratios(v)
         print(f"sched: {wl}, {SHORT.get(rt, rt)} at {lo} over {hi} workers, {len(v)} pairs: median"
               f" {med(ratios):.2f}, {hi} faster in {sum(x > 1 for x in ratios)}", file=sys.stderr)
     if r.cap:

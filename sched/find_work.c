@@ -37,14 +37,14 @@
  * HIVE_GLOBAL_PULL_MOST) - it runs the first and puts the rest into the
  * ring, where they run next, in order - and where thieves can take them,
  * with the notify of any push. When the ring holds work, a pull takes one
- * task: the rest at the ring's tail would wait behind that work (measured on the host, 2
- * workers busy with 50 us local tasks, one outside spawn every 200 us:
- * global tasks waited 6.9 ms on average, p99 16 ms, against the 1 ms
- * target), while in the global queue they wait only for the next pull of
- * any core. The batch was once a private list of the core's, run first:
- * 0.43 ms there, p99 1.1 ms, but no other core could see it - a core that
- * pulled two tasks and ran the first for long (or for ever: one that waits
- * for the second) kept the second from cores parked beside it.
+ * task: the rest at the ring's tail would wait behind that work (measured on
+ * the host, 2 workers busy with 50 us local tasks, one outside spawn every
+ * 200 us: global tasks waited 6.9 ms on average, p99 16 ms, against the 1 ms
+ * target), while in the global queue they wait only for the next pull of any
+ * core. The batch was once a private list of the core's, run first: 0.43 ms
+ * there, p99 1.1 ms, but no other core could see it - a core that pulled two
+ * tasks and ran the first for long (or for ever: one that waits for the
+ * second) kept the second from cores parked beside it.
  *
  * The global interval: the mean task time of each tick (worker.c) feeds an
  * EWMA (alpha 0.1), and interval = clamp(HIVE_GLOBAL_LATENCY_NS /
