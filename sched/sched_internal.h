@@ -325,6 +325,32 @@ void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited);
 void hive_run_task(struct hive_worker *w, struct hive_task *t);
 /* fn(t) under the watchdog's record of this core (run_task.c). */
 void hive_run_watched_fn(struct hive_worker *w, struct hive_task *t, void (*fn)(struct hive_task *));
+/*
+ * fn(task) run by its spawner on its own stack instead of queued
+ * (hive_spawn_or_run; hive_group_spawn in a run of one worker: group.c).
+ * Nothing is counted: the spawner is a running task, so the run cannot end
+ * meanwhile, and the spawn is over when fn returns. What a queued task has,
+ * it has too: a floor of its own (a deep wait inside it pops nothing its
+ * spawner pushed: join.c, "Waiting"), the watchdog's record, the trace's
+ * spawn (AT_ONCE), start and end, and its count in tasks_run and
+ * run_at_spawn. Inline: it is the whole of such a spawn's cost.
+ */
+static inline void hive_run_at_once(struct hive_worker *w, struct hive_task *task,
+                                    void (*fn)(struct hive_task *task))
+{
+    w->stats.tasks_run++;
+    w->stats.run_at_spawn++;
+    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, task, HIVE_TRACE_AT_ONCE);
+    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, task, (uintptr_t)fn);
+    uint32_t floor = w->forkjoin_floor;
+    w->forkjoin_floor = hive_deque_bottom(&w->queues.forkjoin);
+    if (w->watch)
+        hive_run_watched_fn(w, task, fn);
+    else
+        fn(task);
+    w->forkjoin_floor = floor;
+    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, task, 0);
+}
 
 /* ---- wait.c ---- */
 /* The count of an awaited word (acquire: pairs with the release decrement of

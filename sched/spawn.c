@@ -38,7 +38,7 @@
  * group spawn promises nothing (hive.h).
  *
  * hive_spawn_or_run: instead of queueing, it may call fn at once on the
- * caller's stack (run_now below), as OpenMP's task may; a spawner that
+ * caller's stack (hive_run_at_once), as OpenMP's task may; a spawner that
  * outruns the cores taking its tasks then runs the surplus itself, and its
  * queues stay bounded. When, decided by the LIFO slot (taken: a spawn
  * would push to the ring), the ring's fill and the idle word (one relaxed
@@ -223,31 +223,6 @@ int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task))
     return HIVE_OK;
 }
 
-/*
- * A task hive_spawn_or_run runs on its spawner's stack (the top). Nothing is
- * counted: the spawner is a counted task, running, so the run cannot end
- * meanwhile. What a queued task has, it has too: a floor of its own (a deep
- * wait inside it pops nothing its spawner pushed: join.c, "Waiting"), the
- * watchdog's record, the trace's spawn (AT_ONCE), start and end, and its
- * count in tasks_run.
- */
-static inline void run_now(struct hive_worker *w, struct hive_task *task,
-                           void (*fn)(struct hive_task *task))
-{
-    w->stats.tasks_run++;
-    w->stats.run_at_spawn++;
-    HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, task, HIVE_TRACE_AT_ONCE);
-    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, task, (uintptr_t)fn);
-    uint32_t floor = w->forkjoin_floor;
-    w->forkjoin_floor = hive_deque_bottom(&w->queues.forkjoin);
-    if (w->watch)
-        hive_run_watched_fn(w, task, fn);
-    else
-        fn(task);
-    w->forkjoin_floor = floor;
-    HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, task, 0);
-}
-
 int hive_spawn_or_run(struct hive_task *task, void (*fn)(struct hive_task *task))
 {
     struct hive_worker *w = hive_self();
@@ -275,7 +250,7 @@ int hive_spawn_or_run(struct hive_task *task, void (*fn)(struct hive_task *task)
     if (!at_once || (uintptr_t)&here < w->deep_below ||
         atomic_load_explicit(&task->state, memory_order_acquire) != HIVE_TASK_IDLE)
         return hive_spawn(task, fn);
-    run_now(w, task, fn);
+    hive_run_at_once(w, task, fn);
     return HIVE_OK;
 }
 

@@ -67,8 +67,9 @@ enum hive_trace_place {
     HIVE_TRACE_AT_GLOBAL = 3,   /* the global queue */
     HIVE_TRACE_AT_LATENT = 4,   /* its latent join frames (join.c): private until
                                    shared, then queued again at FORKJOIN */
-    HIVE_TRACE_AT_ONCE = 5,     /* nowhere: hive_spawn_or_run runs it at once, on
-                                   this core (its TASK_START follows) */
+    HIVE_TRACE_AT_ONCE = 5,     /* nowhere: its spawner runs it at once, on this
+                                   core (its TASK_START follows): hive_spawn_or_run,
+                                   a group spawn at one worker or into a full deque */
 };
 
 enum hive_trace_unpark {

@@ -324,16 +324,20 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
 /*
  * A group: spawn tasks into it from task context, then hive_group_wait() runs
  * other work until every one of them has finished. Group tasks go to the
- * core's fork-join deque (newest first locally, oldest first to thieves);
- * when that is full (256 tasks waiting there) the spawn runs the task at
- * once, before it returns - so never spawn into a group while holding a
- * spinlock (hive/spinlock.h).
+ * core's fork-join deque (newest first locally, oldest first to thieves).
+ * The spawn runs the task at once instead, before it returns, when the run
+ * has one worker (no other core could take it: as OpenMP's task at one
+ * thread) or the deque is full (256 tasks waiting there) - so never spawn
+ * into a group while holding a spinlock (hive/spinlock.h), and a group task
+ * must not wait for anything its spawner does after spawning it (as fa and
+ * fb of a join must not wait on each other).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
  * returned may be reused. Rule: a group must be waited for by a task of the
  * same run (usually the spawning task, before it returns) - the run counts
  * the waiting task, not the group's tasks, and the group's storage must last
  * until its wait returns. A run that ends with tasks of an unwaited group
- * still queued drops them and returns HIVE_EUNWAITED (hive_run).
+ * still queued drops them and returns HIVE_EUNWAITED (hive_run); at one
+ * worker none is ever queued, so none is dropped.
  */
 struct hive_group {
     /* Tasks spawned and not yet finished (the low 48 bits); the top bits
@@ -386,9 +390,10 @@ struct hive_core_stats {
                                 fence, which a core parking at that moment
                                 missed, found queued within two milliseconds
                                 (or woken for work already being taken) */
-    uint64_t run_at_spawn;   /* tasks hive_spawn_or_run ran at once, on the
-                                spawner's stack, instead of queueing them
-                                (counted in tasks_run, not in spawned) */
+    uint64_t run_at_spawn;   /* tasks a spawn ran at once, on the spawner's
+                                stack, instead of queueing them: hive_spawn_or_run,
+                                and group spawns at one worker or into a full
+                                deque (counted in tasks_run, not in spawned) */
 };
 
 struct hive_stats {
