@@ -9,10 +9,10 @@
  * In a run of one worker a group spawn runs its task at once instead, on
  * the spawner's stack, as OpenMP's task does at one thread: no other core
  * can take a queued task, and this core would run it at the wait at the
- * latest, so queueing buys nothing but its price - the group's atomic
- * count, a claim and a give-back of the header (two more), the deque's push
- * and pop and the wait's search: about 130 instructions a task, and at one
- * thread libgomp's UTS ran 3.6% faster than hive's for them. The task runs
+ * latest, so queueing buys nothing but its price - four atomic operations
+ * (the group's count up and down, the header's claim and give-back), the
+ * deque's push and pop and the wait's search: 75 instructions a node of UTS T3
+ * under callgrind, where libgomp at one thread ran 3.6% faster. The task runs
  * before the spawn returns instead of at the wait; the rule in hive.h (a
  * group task waits for nothing its spawner does after spawning it), which a
  * full deque needed already, makes both orders alike.
