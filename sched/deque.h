@@ -82,10 +82,12 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
     if (d->solo) {
         /* relaxed (all): nobody else reads or writes this deque this run,
-         * so top does not move. At one worker every group task is popped
-         * here (skynet: 1.1 million a run): without the fence, skynet at 1
-         * worker took 32.5 ms instead of 39.5 (medians, 8 interleaved runs
-         * each, on the host). */
+         * so top does not move. At one worker the join frames a wait takes
+         * back and the group tasks spawned past the middle of the stack
+         * (group.c runs the others at once) are popped here. When every
+         * group task was (skynet: 1.1 million a run), skynet at 1 worker
+         * took 32.5 ms without the fence instead of 39.5 (medians, 8
+         * interleaved runs each, on the host). */
         uint32_t bottom = atomic_load_explicit(&d->bottom, memory_order_relaxed);
         if (bottom == atomic_load_explicit(&d->top, memory_order_relaxed))
             return NULL;

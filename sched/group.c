@@ -7,16 +7,17 @@
  * its own group's tasks newest first and thieves take the oldest.
  *
  * In a run of one worker a group spawn runs its task at once instead, on
- * the spawner's stack, as OpenMP's task does at one thread: no other core
+ * the spawner's stack, as OpenMP's task may be run: no other core
  * can take a queued task, and this core would run it at the wait at the
  * latest, so queueing buys nothing but its price - four atomic operations
  * (the group's count up and down, the header's claim and give-back), the
  * deque's push and pop and the wait's search: 75 instructions a node of UTS
- * T3 under callgrind, where libgomp, which runs such tasks at once at one
- * thread, had been 3.6% faster. The task runs
- * before the spawn returns instead of at the wait; the rule in hive.h (a
- * group task waits for nothing its spawner does after spawning it), which a
- * full deque needed already, makes both orders alike.
+ * T3 under callgrind, where libgomp, which ran every task of it at once at
+ * one thread, had been 3.6% faster. The task runs before the spawn returns
+ * instead of at the wait; the rule in hive.h (a group task waits for
+ * nothing its spawner does after spawning it), which a full deque needed
+ * already, makes both orders alike. Not past the middle of the stack
+ * (at_once, below).
  *
  * Group tasks are not counted in hive_scheduler.outstanding (neither are join
  * halves): a group is waited for by a task of the same run, which is counted
@@ -40,20 +41,32 @@ void hive_group_task_done(struct hive_group *g)
     hive_await_done(&g->pending);
 }
 
+/* At once (the top): at one worker, and with the stack above its middle.
+ * Below it the task is queued instead, and a wait higher up, or the worker
+ * loop, runs it: so a chain of tasks that each spawn the next, or a task
+ * that spawns itself again, keeps to half the stack (as hive_spawn_or_run
+ * does), where running each inside the last would take a frame a link.
+ * here: an address in the spawner's frame. */
+static inline bool at_once(const struct hive_worker *w, const char *here)
+{
+    return w->queues.forkjoin.solo && (uintptr_t)here >= w->deep_below;
+}
+
 static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_task *t)
 {
+    char here;
     t->group = g;
     t->kind = HIVE_TASK_GROUP;
     /* relaxed: the count only has to be there before the task can finish,
      * which the deque push (release) orders. */
     atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
-    if (w->queues.forkjoin.solo) {
+    if (at_once(w, &here)) {
         HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_ONCE);
     } else if (!hive_publish_forkjoin(w, t)) {
         w->stats.spawned++;
         return;
     }
-    /* One worker (the top), or a full deque (whose refused push the trace
+    /* At once (the top), or a full deque (whose refused push the trace
      * has as a spawn to it): now, as hive_run_at_once would, but through
      * the count, as t's header is claimed. */
     w->stats.run_at_spawn++;
@@ -70,11 +83,12 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
         return HIVE_ESTATE;
     /* It may run the task at once (one worker, or a full deque). */
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
-    /* One worker (the top): at once, with the header untouched, unless it is
-     * still queued - then the claim below refuses it. acquire: pairs with
-     * the release store of IDLE by the task's last run (run_task.c) or
-     * give-back (spawn.c), as the claim's CAS does. */
-    if (w->queues.forkjoin.solo &&
+    /* At once (the top), with the header untouched, unless it is still
+     * queued - then the claim below refuses it. acquire: pairs with the
+     * release store of IDLE by the task's last run (run_task.c), give-back
+     * (spawn.c) or drop at a run's end (run.c), as the claim's CAS does. */
+    char here;
+    if (at_once(w, &here) &&
         atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
         hive_run_at_once(w, task, fn);
         return HIVE_OK;

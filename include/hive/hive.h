@@ -325,12 +325,14 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * A group: spawn tasks into it from task context, then hive_group_wait() runs
  * other work until every one of them has finished. Group tasks go to the
  * core's fork-join deque (newest first locally, oldest first to thieves).
- * The spawn runs the task at once instead, before it returns, when the run
- * has one worker (no other core could take it: as OpenMP's task at one
- * thread) or the deque is full (256 tasks waiting there) - so never spawn
- * into a group while holding a spinlock (hive/spinlock.h), and a group task
- * must not wait for anything its spawner does after spawning it (as fa and
- * fb of a join must not wait on each other).
+ * The spawn runs the task at once instead, before it returns, as OpenMP's
+ * task may be run, when the run has one worker (no other core could take
+ * it; not in the lower half of the stack, where it is queued, so a chain of
+ * tasks that each spawn the next keeps to half the stack) or the deque is
+ * full (256 tasks waiting there) - so never spawn into a group while
+ * holding a spinlock (hive/spinlock.h), and a group task must not wait for
+ * anything its spawner does after spawning it (as fa and fb of a join must
+ * not wait on each other).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
  * returned may be reused. Rule: a group must be waited for by a task of the
  * same run (usually the spawning task, before it returns) - the run counts
@@ -364,11 +366,12 @@ HIVE_MUST_CHECK int hive_group_wait(struct hive_group *g);
 
 /* What one core did during a run. */
 struct hive_core_stats {
-    uint64_t tasks_run;      /* tasks taken from a queue and run here (spawned,
-                                group, and the fb half of joins: taken back or stolen) */
+    uint64_t tasks_run;      /* tasks run here: taken from a queue (spawned,
+                                group, and the fb half of joins: taken back or
+                                stolen) or run at once by a spawn (run_at_spawn) */
     uint64_t spawned;        /* tasks queued from this core: hive_spawn(_fn),
-                                group spawns, and join halves once shared
-                                (a join's half starts private: hive_join) */
+                                group spawns when queued, and join halves once
+                                shared (a join's half starts private: hive_join) */
     uint64_t steal_attempts; /* victims probed (both its queues: one attempt) */
     uint64_t steals;         /* probes that took work */
     uint64_t stolen_tasks;   /* tasks those steals moved to this core */

@@ -85,6 +85,12 @@ HIVE_TEST(spawn_or_run_chain_keeps_to_half_the_stack)
         sched_case_spawn_or_run_chain(n, 200000 / SCALE);
 }
 
+HIVE_TEST(group_chain_keeps_to_half_the_stack)
+{
+    FOR_CORES(n)
+        sched_case_group_chain(n, 200000 / SCALE);
+}
+
 HIVE_TEST(parallel_for_covers_once)
 {
     FOR_CORES(n)

@@ -262,8 +262,9 @@ static void sched_case_spawn_or_run(void)
 }
 
 /* A chain: each task spawns the next with hive_spawn_or_run once the queues
- * are full, so each would run inside the last, ever deeper in the stack;
- * past the middle of the stack the spawns queue instead. */
+ * are full - or, at one worker, into a group (sched/group.c) - so each would
+ * run inside the last, ever deeper in the stack; past the middle of the
+ * stack the spawns queue instead. */
 struct sw_chain_link {
     struct hive_task task;
     unsigned index;
@@ -275,6 +276,8 @@ static struct {
     unsigned n;
     struct hive_task fill[SW_OR_RUN_FILL];
     uintptr_t lowest; /* the lowest frame a link ran in (1 worker) */
+    bool in_group;    /* the links go into `group`, not to hive_spawn_or_run */
+    struct hive_group group;
 } sw_chain;
 
 static void sw_chain_run(struct hive_task *t)
@@ -284,19 +287,30 @@ static void sw_chain_run(struct hive_task *t)
     if ((uintptr_t)&here < sw_chain.lowest)
         sw_chain.lowest = (uintptr_t)&here;
     sw_chain.hit[l->index]++;
-    if (l->index + 1 < sw_chain.n)
-        CHECK_EQ(hive_spawn_or_run(&sw_chain.links[l->index + 1].task, sw_chain_run), HIVE_OK);
+    if (l->index + 1 >= sw_chain.n)
+        return;
+    struct hive_task *next = &sw_chain.links[l->index + 1].task;
+    if (sw_chain.in_group)
+        CHECK_EQ(hive_group_spawn(&sw_chain.group, next, sw_chain_run), HIVE_OK);
+    else
+        CHECK_EQ(hive_spawn_or_run(next, sw_chain_run), HIVE_OK);
 }
 
 static void sw_chain_entry(void *unused)
 {
     (void)unused;
+    if (sw_chain.in_group) {
+        hive_group_init(&sw_chain.group);
+        CHECK_EQ(hive_group_spawn(&sw_chain.group, &sw_chain.links[0].task, sw_chain_run), HIVE_OK);
+        CHECK_EQ(hive_group_wait(&sw_chain.group), HIVE_OK);
+        return;
+    }
     for (unsigned i = 0; i < SW_OR_RUN_FILL; i++)
         CHECK_EQ(hive_spawn(&sw_chain.fill[i], sw_err_noop_task), HIVE_OK);
     CHECK_EQ(hive_spawn_or_run(&sw_chain.links[0].task, sw_chain_run), HIVE_OK);
 }
 
-static void sched_case_spawn_or_run_chain(unsigned cores, unsigned n)
+static void sw_chain_case(unsigned cores, unsigned n, bool in_group)
 {
     memset(&sw_chain, 0, sizeof sw_chain);
     sw_chain.links = calloc(n, sizeof *sw_chain.links);
@@ -308,23 +322,38 @@ static void sched_case_spawn_or_run_chain(unsigned cores, unsigned n)
         sw_chain.links[i].index = i;
     sw_chain.n = n;
     sw_chain.lowest = UINTPTR_MAX;
+    sw_chain.in_group = in_group;
     SW_RUN(cores, sw_chain_entry, NULL);
     unsigned bad = 0;
     for (unsigned i = 0; i < n; i++)
         bad += sw_chain.hit[i] != 1;
     CHECK_EQ(bad, 0);
     const struct hive_core_stats *t = &hive_stats_last()->total;
-    CHECK_EQ(t->spawned + t->run_at_spawn, n + SW_OR_RUN_FILL);
+    unsigned fill = in_group ? 0 : SW_OR_RUN_FILL;
+    CHECK_EQ(t->spawned + t->run_at_spawn, n + fill);
     /* Some ran at once, and some were queued when the stack ran low: no
      * link ran more than a few frames below the middle of the stack. */
     if (hive_worker_count() == 1) {
         CHECK(t->run_at_spawn > 0);
-        CHECK(t->spawned > SW_OR_RUN_FILL);
+        CHECK(t->spawned > fill);
         CHECK(sw_chain.lowest + 1024 > hive_workers[0].deep_below);
     }
 out:
     free(sw_chain.links);
     free(sw_chain.hit);
+}
+
+static void sched_case_spawn_or_run_chain(unsigned cores, unsigned n)
+{
+    sw_chain_case(cores, n, false);
+}
+
+/* The same chain through a group, which at one worker runs its tasks at
+ * once (sched/group.c): the spawns past the middle of the stack are queued
+ * and the group's wait, high up, runs them. */
+static void sched_case_group_chain(unsigned cores, unsigned n)
+{
+    sw_chain_case(cores, n, true);
 }
 
 /* ---- parallel_for and group: every index exactly once ----------------------------- */

@@ -64,6 +64,12 @@ HIVE_TEST(spawn_or_run_chain_keeps_to_half_the_stack)
     TIMED("spawn_or_run chain", sched_case_spawn_or_run_chain(0, 20000));
 }
 
+HIVE_TEST(group_chain_keeps_to_half_the_stack)
+{
+    TIMED("group chain", sched_case_group_chain(1, 20000));
+    TIMED("group chain", sched_case_group_chain(0, 20000));
+}
+
 HIVE_TEST(parallel_for_covers_once)
 {
     TIMED("parallel_for", sched_case_parallel_for(0, 50000));
@@ -108,9 +114,12 @@ HIVE_TEST(deep_wait_keeps_its_floor)
 
 HIVE_TEST(wait_low_on_the_stack_is_deep)
 {
-    /* Two workers (the others sit it out): one waits, one is held. */
+    /* Two workers (the others sit it out): one waits, one is held. At one
+     * worker a wait never runs a task (group spawns run theirs at once). */
     if (hive_cpu_count() > 1)
         sched_case_low_wait_is_deep();
+    else
+        printf("  wait_low_on_the_stack_is_deep: skipped, one core\n");
 }
 
 HIVE_TEST(waiter_parks_and_wakes)
