@@ -935,8 +935,8 @@ static void sched_case_deep_wait_own_deque(unsigned rounds, uint64_t deadline_ns
  * then waits for a group task of its own, which reports the wait it runs in:
  * deep, one wait deep. And the same wait high up is not deep - which a port
  * that cannot tell where its stack lies (room 0: every wait deep) fails.
- * Two workers: at one, the group spawn would run the task at once, in no
- * wait (sched/group.c). The other worker is held in a task of its own until
+ * Two workers: at one, the group spawn high on the stack would run the task
+ * at once, in no wait (sched/group.c). The other worker is held in a task of its own until
  * the wait is over, so the waiter itself runs the group task, in its wait.
  */
 struct sw_low {

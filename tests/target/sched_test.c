@@ -115,7 +115,8 @@ HIVE_TEST(deep_wait_keeps_its_floor)
 HIVE_TEST(wait_low_on_the_stack_is_deep)
 {
     /* Two workers (the others sit it out): one waits, one is held. At one
-     * worker a wait never runs a task (group spawns run theirs at once). */
+     * worker the group spawn high on the stack runs its task at once, in no
+     * wait. */
     if (hive_cpu_count() > 1)
         sched_case_low_wait_is_deep();
     else
