@@ -339,7 +339,8 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * the waiting task, not the group's tasks, and the group's storage must last
  * until its wait returns. A run that ends with tasks of an unwaited group
  * still queued drops them and returns HIVE_EUNWAITED (hive_run); at one
- * worker none is ever queued, so none is dropped.
+ * worker only tasks spawned in the lower half of the stack are queued, so
+ * only those can be dropped.
  */
 struct hive_group {
     /* Tasks spawned and not yet finished (the low 48 bits); the top bits
