@@ -1,0 +1,195 @@
+/*
+ * The await word of sched/wait.c, with two waiters on it: the count of a
+ * group's (or a join frame's) unfinished work and the one waiter that may
+ * sleep on it, in one atomic word. hive_group_wait may be called by more
+ * than one task for one group; the first to park announces itself in the
+ * word (SLEEPING and its core), and a second finds the bit taken and goes
+ * on polling - until the first withdraws, when the second may announce in
+ * its turn. idle.pml has one waiter and the whole idle protocol around it;
+ * this model has the word alone, with both waiters, so that every order of
+ * announce, park, withdraw and the completers' decrements is searched.
+ *
+ * Checked: no waiter sleeps for good once the count has reached zero
+ * (every process blocked with a waiter not at its end is an invalid end
+ * state), and a wait returns only when the count is zero (assertion).
+ *
+ * Modelled, step for step (one atomic step per atomic access of the C code;
+ * every access is to the word alone, so its modification order is the
+ * whole story and sequential consistency loses nothing - the wake's own
+ * ordering is the port's, kernel/port.c and idle.pml):
+ *   - hive_await_done: one RMW that takes one off the count and returns
+ *     the word as it was; if it took the last one and the word said
+ *     SLEEPING, the wake of the core the word names (a separate step:
+ *     the port's pending wake, consumed by that core's next wait);
+ *   - hive_wait_for's loop: the count's load; announce (a CAS that
+ *     succeeds only on a word whose count is not zero and whose SLEEPING
+ *     bit is clear); then hive_park_until's loop (the count's load, then
+ *     hive_port_wait, which returns at once on a pending wake and consumes
+ *     it) and withdraw (clear SLEEPING and the core); a failed announce
+ *     goes back to polling;
+ *   - a park also ends when the idle protocol claims the core or its
+ *     timeout passes: each waiter may leave the park so, NSPUR times in
+ *     all, with the count not yet zero - it withdraws and polls again;
+ *   - a group task may spawn another into its group before it ends (the
+ *     count up, from the task that is still counted): one completer does.
+ *
+ * Bounds: two waiters (cores 0 and 1), NDONE completers (one of which
+ * spawns one more), NSPUR early park ends per waiter. The completers run
+ * on other cores, which are not modelled beyond their wakes.
+ *
+ * Two looks guard the race of a park with the last completion: announce
+ * refuses a word whose count is zero, and the park loop loads the count
+ * before each wait. Either alone is enough (the pass variants
+ * -DNO_ANNOUNCE_LOOK and -DPARK_WAIT_FIRST, which drop one each, pass: a
+ * waiter whose announce succeeded is woken by the last completion, whose
+ * RMW comes after the announce's and sees SLEEPING). Both are kept: the
+ * announce's look spares a park (the idle protocol's count and rescan) that
+ * would end at once, the park loop's look serves every park's other exits.
+ *
+ * Planted bugs, each of which spin must catch:
+ *   -DNO_ANNOUNCE_LOOK -DPARK_WAIT_FIRST
+ *                           both looks gone: announce succeeds on a count of
+ *                           zero and the park waits before it looks
+ *   -DBUG_DONE_BY_LOAD      a completer decides whether to wake from a load
+ *                           of the word before its decrement, not from the
+ *                           decrement's RMW
+ *   -DBUG_WITHDRAW_ANY      a waiter whose announce failed withdraws all the
+ *                           same, clearing the other waiter's bits
+ *   -DBUG_WAKE_NOT_PENDING  the port drops a wake sent to a core that is not
+ *                           in hive_port_wait yet
+ */
+#ifndef NDONE
+#define NDONE 3
+#endif
+#ifndef NSPUR
+#define NSPUR 2
+#endif
+
+/* -DPROBES=0: REACHED(k) reports, once, that the search got there (as in
+ * idle.pml; check.sh's PAN_PROBES names the ones a ctest must reach). C,
+ * no part of the state. */
+#ifdef PROBES
+c_decl { unsigned long hive_reached; }
+#define REACHED(k) c_code { \
+  if (!(hive_reached >> k & 1)) { \
+    hive_reached |= 1ul << k; printf("probe %d reached\n", k); \
+  } };
+#else
+#define REACHED(k)
+#endif
+
+byte count = NDONE; /* HIVE_AWAIT_COUNT_MASK's part of the word */
+bit slept;          /* HIVE_AWAIT_SLEEPING */
+byte core;          /* the core field: whose waiter sleeps on the word */
+bit pending[2];     /* the port's pending wake, per waiter core */
+bit in_wait[2];     /* the core is inside hive_port_wait (BUG_WAKE_NOT_PENDING) */
+bit withdrew[2];    /* ghost, for the probes: the waiter has withdrawn once */
+bit second[2];      /* ghost: its announce came after the other's withdraw */
+
+/* hive_port_wake(c) */
+inline port_wake(c) {
+#ifdef BUG_WAKE_NOT_PENDING
+  if
+  :: in_wait[c] -> pending[c] = 1
+  :: else -> skip /* lost: nothing kept for the core's next wait */
+  fi
+#else
+  pending[c] = 1
+#endif
+}
+
+/* hive_group_task_done -> hive_await_done */
+proctype Done(bit spawns) {
+  byte was_count, was_core;
+  bit was_slept;
+  if
+  :: spawns ->
+     if :: slept -> REACHED(5) skip :: else -> skip fi;
+     count++;                  /* hive_group_spawn's count, from a counted task */
+     run Done(0)
+  :: else -> skip
+  fi;
+#ifdef BUG_DONE_BY_LOAD
+  d_step { was_count = count; was_slept = slept; was_core = core };
+  count--;
+#else
+  d_step {                     /* fetch_sub (release), returns the old word */
+    was_count = count; was_slept = slept; was_core = core;
+    count--
+  };
+#endif
+  if
+  :: was_count == 1 && was_slept ->
+     if :: second[was_core] -> REACHED(4) skip :: else -> skip fi;
+     port_wake(was_core)
+  :: else -> skip
+  fi
+}
+
+proctype Waiter(byte me) {
+  byte spur = NSPUR;
+  bit announced;
+  do
+  :: count == 0 -> break       /* hive_await_count (acquire) */
+  :: else ->
+     /* help() found nothing for a while: announce (wait.c's CAS) */
+     d_step {
+#ifdef NO_ANNOUNCE_LOOK
+       if
+       :: !slept -> slept = 1; core = me; announced = 1
+#else
+       if
+       :: count != 0 && !slept -> slept = 1; core = me; announced = 1
+#endif
+       :: else -> announced = 0
+       fi
+     };
+     if
+     :: announced && withdrew[1 - me] -> second[me] = 1; REACHED(2) skip
+     :: !announced && slept -> REACHED(1) skip /* the other waiter sleeps on it */
+     :: else -> skip
+     fi;
+     if
+     :: announced ->
+        do                     /* hive_park_until's loop */
+#ifdef PARK_WAIT_FIRST
+        :: true ->
+#else
+        :: count == 0 -> break
+        :: else ->
+#endif
+           in_wait[me] = 1;
+           if
+           :: d_step { pending[me] -> pending[me] = 0; in_wait[me] = 0 };
+              if :: count == 0 -> REACHED(3) skip :: else -> skip fi
+#ifdef PARK_WAIT_FIRST
+              ; if :: count == 0 -> break :: else -> skip fi
+#endif
+           :: d_step { spur > 0 -> spur--; in_wait[me] = 0 }; /* claimed, or timed out */
+              break
+           fi
+        od;
+        atomic { slept = 0; core = 0; withdrew[me] = 1 } /* withdraw: fetch_and(COUNT_MASK) */
+     :: else ->                /* another waiter sleeps on the word: poll */
+#ifdef BUG_WITHDRAW_ANY
+        d_step { slept = 0; core = 0 }
+#else
+        skip
+#endif
+     fi
+  od;
+  assert(count == 0)
+}
+
+init {
+  byte i = 1;
+  atomic {
+    run Waiter(0);
+    run Waiter(1);
+    run Done(1);
+    do
+    :: i < NDONE -> run Done(0); i++
+    :: else -> break
+    od
+  }
+}
