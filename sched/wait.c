@@ -48,7 +48,9 @@
  * access: a join frame lives on the joiner's stack, a group may be gone once
  * its waiter returns. The waiter clears its bits after the park, before its
  * wait returns. One waiter per word may sleep: a second waiter of the same
- * group finds the bit taken and keeps polling instead.
+ * group finds the bit taken and keeps polling instead, and may announce in
+ * its turn once the first has withdrawn. model/await.pml checks the word
+ * with two such waiters.
  */
 #include "sched/sched_internal.h"
 
