@@ -37,19 +37,26 @@
  * spawns one more), NSPUR early park ends per waiter. The completers run
  * on other cores, which are not modelled beyond their wakes.
  *
- * Two looks guard the race of a park with the last completion: announce
- * refuses a word whose count is zero, and the park loop loads the count
- * before each wait. Either alone is enough (the pass variants
- * -DNO_ANNOUNCE_LOOK and -DPARK_WAIT_FIRST, which drop one each, pass: a
- * waiter whose announce succeeded is woken by the last completion, whose
- * RMW comes after the announce's and sees SLEEPING). Both are kept: the
- * announce's look spares a park (the idle protocol's count and rescan) that
- * would end at once, the park loop's look serves every park's other exits.
+ * Three looks at the count guard the race of a park with the last
+ * completion: announce refuses a word whose count is zero, the park loop
+ * loads the count before its first wait, and again after every wait. The
+ * last is needed: it is what ends a park on the last completion's wake (a
+ * wake that is not a claim leaves the core parked in the idle protocol's
+ * bitmap). Of the first two, either alone is enough: the pass variants
+ * -DNO_ANNOUNCE_LOOK (announce succeeds on a zero count; the park looks
+ * before it waits, and leaves) and -DPARK_WAIT_FIRST (the park waits before
+ * it looks; a waiter whose announce succeeded on a count that was not zero
+ * is woken by the last completion, whose RMW comes after the announce's and
+ * sees SLEEPING) pass. Both are kept: the announce's look spares a park (the
+ * idle protocol's count and rescan) that would end at once, and the look
+ * before the first wait is the loop's own condition, which also serves the
+ * park's other exits.
  *
  * Planted bugs, each of which spin must catch:
  *   -DNO_ANNOUNCE_LOOK -DPARK_WAIT_FIRST
- *                           both looks gone: announce succeeds on a count of
- *                           zero and the park waits before it looks
+ *                           announce succeeds on a zero count and the park
+ *                           waits before it looks: it sleeps after the last
+ *                           completion, which woke nobody
  *   -DBUG_DONE_BY_LOAD      a completer decides whether to wake from a load
  *                           of the word before its decrement, not from the
  *                           decrement's RMW
@@ -57,6 +64,13 @@
  *                           same, clearing the other waiter's bits
  *   -DBUG_WAKE_NOT_PENDING  the port drops a wake sent to a core that is not
  *                           in hive_port_wait yet
+ *   -DBUG_RETURN_AFTER_PARK a waiter takes the end of its park for the end of
+ *                           its wait (the assertion)
+ *
+ * A waiter blocked in its wait is a deadlock only once it has no early park
+ * end left (spur 0), so every counter-example spends those first; sound, as
+ * parks that end early can follow one another for as long as the count is
+ * not zero.
  */
 #ifndef NDONE
 #define NDONE 3
@@ -82,9 +96,19 @@ byte count = NDONE; /* HIVE_AWAIT_COUNT_MASK's part of the word */
 bit slept;          /* HIVE_AWAIT_SLEEPING */
 byte core;          /* the core field: whose waiter sleeps on the word */
 bit pending[2];     /* the port's pending wake, per waiter core */
-bit in_wait[2];     /* the core is inside hive_port_wait (BUG_WAKE_NOT_PENDING) */
+#ifdef BUG_WAKE_NOT_PENDING
+bit in_wait[2];     /* the core is inside hive_port_wait */
+#define IN_WAIT(c, v) in_wait[c] = v
+#else
+#define IN_WAIT(c, v) skip
+#endif
+#ifdef PROBES
 bit withdrew[2];    /* ghost, for the probes: the waiter has withdrawn once */
 bit second[2];      /* ghost: its announce came after the other's withdraw */
+#define GHOST(x) x
+#else
+#define GHOST(x) skip
+#endif
 
 /* hive_port_wake(c) */
 inline port_wake(c) {
@@ -104,8 +128,11 @@ proctype Done(bit spawns) {
   bit was_slept;
   if
   :: spawns ->
-     if :: slept -> REACHED(5) skip :: else -> skip fi;
-     count++;                  /* hive_group_spawn's count, from a counted task */
+     atomic {                  /* hive_group_spawn's count, from a counted task */
+       if :: slept -> REACHED(5) skip :: else -> skip fi;
+       count++
+     };
+     printf("a task spawns another into the group\n");
      run Done(0)
   :: else -> skip
   fi;
@@ -120,7 +147,8 @@ proctype Done(bit spawns) {
 #endif
   if
   :: was_count == 1 && was_slept ->
-     if :: second[was_core] -> REACHED(4) skip :: else -> skip fi;
+     GHOST(if :: second[was_core] -> REACHED(4) skip :: else -> skip fi);
+     printf("the last task done wakes core %d\n", was_core);
      port_wake(was_core)
   :: else -> skip
   fi
@@ -144,13 +172,14 @@ proctype Waiter(byte me) {
        :: else -> announced = 0
        fi
      };
-     if
+     GHOST(if
      :: announced && withdrew[1 - me] -> second[me] = 1; REACHED(2) skip
      :: !announced && slept -> REACHED(1) skip /* the other waiter sleeps on it */
      :: else -> skip
-     fi;
+     fi);
      if
      :: announced ->
+        printf("W%d announces: sleeps on the word\n", me);
         do                     /* hive_park_until's loop */
 #ifdef PARK_WAIT_FIRST
         :: true ->
@@ -158,26 +187,36 @@ proctype Waiter(byte me) {
         :: count == 0 -> break
         :: else ->
 #endif
-           in_wait[me] = 1;
+           IN_WAIT(me, 1);
            if
-           :: d_step { pending[me] -> pending[me] = 0; in_wait[me] = 0 };
+           :: d_step { pending[me] -> pending[me] = 0; IN_WAIT(me, 0) };
+              printf("W%d: woken\n", me);
               if :: count == 0 -> REACHED(3) skip :: else -> skip fi
 #ifdef PARK_WAIT_FIRST
               ; if :: count == 0 -> break :: else -> skip fi
 #endif
-           :: d_step { spur > 0 -> spur--; in_wait[me] = 0 }; /* claimed, or timed out */
+           :: d_step { spur > 0 -> spur--; IN_WAIT(me, 0) };
+              printf("W%d: the park ends early (claimed, or timed out)\n", me);
               break
            fi
         od;
-        atomic { slept = 0; core = 0; withdrew[me] = 1 } /* withdraw: fetch_and(COUNT_MASK) */
+        atomic {               /* withdraw: fetch_and(COUNT_MASK) */
+          slept = 0; core = 0; GHOST(withdrew[me] = 1)
+        };
+        printf("W%d withdraws\n", me)
+#ifdef BUG_RETURN_AFTER_PARK
+        ; break
+#endif
      :: else ->                /* another waiter sleeps on the word: poll */
 #ifdef BUG_WITHDRAW_ANY
-        d_step { slept = 0; core = 0 }
+        d_step { slept = 0; core = 0 };
+        printf("W%d, refused, withdraws all the same\n", me)
 #else
         skip
 #endif
      fi
   od;
+  printf("W%d: the wait returns\n", me);
   assert(count == 0)
 }
 
