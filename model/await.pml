@@ -11,7 +11,8 @@
  *
  * Checked: no waiter sleeps for good once the count has reached zero
  * (every process blocked with a waiter not at its end is an invalid end
- * state), and a wait returns only when the count is zero (assertion).
+ * state), and a wait returns only once every task spawned into the group
+ * before it is done (assertion; without REUSE, the count is zero).
  *
  * Modelled, step for step (one atomic step per atomic access of the C code;
  * every access is to the word alone, so its modification order is the
@@ -66,6 +67,13 @@
  *                           in hive_port_wait yet
  *   -DBUG_RETURN_AFTER_PARK a waiter takes the end of its park for the end of
  *                           its wait (the assertion)
+ *   -DREUSE -DBUG_REINIT    the first waiter to return re-initialises the
+ *                           group before it reuses it, while the other may
+ *                           still be in its wait (hive.h forbids it)
+ *
+ * -DREUSE: the first waiter reuses the group when its wait returns - one
+ * more task spawned into it, one more wait - while the second may still be
+ * in its wait or on its way out (the count back up from zero).
  *
  * A waiter blocked in its wait is a deadlock only once it has no early park
  * end left (spur 0), so every counter-example spends those first; sound, as
@@ -93,6 +101,8 @@ c_decl { unsigned long hive_reached; }
 #endif
 
 byte count = NDONE; /* HIVE_AWAIT_COUNT_MASK's part of the word */
+byte unfinished = NDONE; /* ghost: the first round's tasks not done yet (the
+                          * count itself, but for REUSE's second round) */
 bit slept;          /* HIVE_AWAIT_SLEEPING */
 byte core;          /* the core field: whose waiter sleeps on the word */
 bit pending[2];     /* the port's pending wake, per waiter core */
@@ -123,26 +133,27 @@ inline port_wake(c) {
 }
 
 /* hive_group_task_done -> hive_await_done */
-proctype Done(bit spawns) {
+proctype Done(bit spawns; bit first) {
   byte was_count, was_core;
   bit was_slept;
   if
   :: spawns ->
      atomic {                  /* hive_group_spawn's count, from a counted task */
        if :: slept -> REACHED(5) skip :: else -> skip fi;
-       count++
+       count++; unfinished++
      };
      printf("a task spawns another into the group\n");
-     run Done(0)
+     run Done(0, 1)
   :: else -> skip
   fi;
 #ifdef BUG_DONE_BY_LOAD
   d_step { was_count = count; was_slept = slept; was_core = core };
-  count--;
+  d_step { count--; if :: first -> unfinished-- :: else -> skip fi };
 #else
   d_step {                     /* fetch_sub (release), returns the old word */
     was_count = count; was_slept = slept; was_core = core;
-    count--
+    count--;
+    if :: first -> unfinished-- :: else -> skip fi
   };
 #endif
   if
@@ -157,6 +168,10 @@ proctype Done(bit spawns) {
 proctype Waiter(byte me) {
   byte spur = NSPUR;
   bit announced;
+#ifdef REUSE
+  bit reused;
+wait:
+#endif
   do
   :: count == 0 -> break       /* hive_await_count (acquire) */
   :: else ->
@@ -217,7 +232,23 @@ proctype Waiter(byte me) {
      fi
   od;
   printf("W%d: the wait returns\n", me);
-  assert(count == 0)
+  assert(unfinished == 0);     /* every task spawned before it is done */
+#ifdef REUSE
+  /* W0 reuses the group at once: one more task, one more wait, while W1
+   * may still be on its way out of its wait. */
+  if
+  :: me == 0 && !reused ->
+     reused = 1;
+#ifdef BUG_REINIT
+     d_step { slept = 0; core = 0 }; /* hive_group_init: the whole word 0 */
+#endif
+     count++;                  /* hive_group_spawn */
+     printf("W0 reuses the group\n");
+     run Done(0, 0);
+     goto wait
+  :: else -> skip
+  fi
+#endif
 }
 
 init {
@@ -225,9 +256,9 @@ init {
   atomic {
     run Waiter(0);
     run Waiter(1);
-    run Done(1);
+    run Done(1, 1);
     do
-    :: i < NDONE -> run Done(0); i++
+    :: i < NDONE -> run Done(0, 1); i++
     :: else -> break
     od
   }

@@ -334,9 +334,9 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * anything its spawner does after spawning it (as fa and fb of a join must
  * not wait on each other).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
- * returned may be reused - where several tasks wait for one group, once
- * every one of those waits has returned (a wait on its way out still uses
- * the group). Rule: a group must be waited for by a task of the
+ * returned may be spawned into again at once. Where several tasks wait for
+ * one group, re-initialise or free it only once every one of those waits
+ * has returned: a wait on its way out still uses the group. Rule: a group must be waited for by a task of the
  * same run (usually the spawning task, before it returns) - the run counts
  * the waiting task, not the group's tasks, and the group's storage must last
  * until its waits return. A run that ends with tasks of an unwaited group
