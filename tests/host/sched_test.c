@@ -103,6 +103,12 @@ HIVE_TEST(group_covers_once)
         sched_case_group(n, 100000 / SCALE);
 }
 
+HIVE_TEST(group_with_two_waiters)
+{
+    FOR_CORES(n)
+        sched_case_two_waiters(n, 40 / SCALE, 300000);
+}
+
 HIVE_TEST(unwaited_group_is_reported)
 {
     FOR_CORES(n)

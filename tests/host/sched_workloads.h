@@ -476,6 +476,129 @@ static void sched_case_group(unsigned cores, size_t n)
     free(c.hits);
 }
 
+/* ---- one group, two waiters ---------------------------------------------------------- */
+
+/*
+ * Two tasks wait for one group: the task that spawned its tasks, and one more
+ * (a task of another group, spawned first, so that a thief takes it before
+ * the group's own tasks). The group's tasks spin long enough (running time)
+ * for a waiter with nothing to help with to park: one may sleep on the
+ * group's word while the other polls until it withdraws (sched/wait.c,
+ * model/await.pml). Each waiter checks, when its wait returns, that every
+ * task spawned into the group before its wait began is done: the spawner,
+ * all of them; the second, those the spawner had counted as spawned when it
+ * began (at one worker it runs at once, before any). Then the spawner reuses the group at once - one
+ * more task, one more wait - while the second waiter may still be in its
+ * wait: spawning into a group whose wait has returned is allowed (hive.h);
+ * re-initialising it is not until every wait has returned, so the next
+ * round does that only after the second waiter's own group is waited for.
+ */
+#define SW_TWO_TASKS 6u
+
+struct sw_two_task {
+    struct hive_task task;
+    atomic_uchar done;
+};
+
+struct sw_two {
+    struct hive_group g;      /* the group both wait for */
+    struct hive_group h;      /* the second waiter's */
+    struct hive_task second;  /* the second waiter */
+    struct sw_two_task t[SW_TWO_TASKS + 1]; /* the last: the reuse's */
+    uint64_t spin_ns;
+    unsigned rounds;
+    atomic_uint spawned;      /* tasks of this round spawned into g so far */
+    atomic_ulong early;       /* waits that returned before their tasks were done */
+    atomic_ulong second_full; /* rounds whose second waiter began after every spawn */
+    uint64_t wait_parks;      /* the runs' sleeps in waits, for the log */
+};
+
+static struct sw_two sw_two_g;
+
+static void sw_two_spin(struct hive_task *task)
+{
+    struct sw_two_task *x = HIVE_CONTAINER_OF(task, struct sw_two_task, task);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (sw_active_poll(&a) < sw_two_g.spin_ns)
+        SW_SPIN_PAUSE();
+    /* relaxed: the group's count (a release RMW after this) and the wait's
+     * acquire load of it order it before the waiters' checks. */
+    atomic_store_explicit(&x->done, 1, memory_order_relaxed);
+}
+
+static void sw_two_check(unsigned first, unsigned end)
+{
+    for (unsigned i = first; i < end; i++)
+        if (atomic_load_explicit(&sw_two_g.t[i].done, memory_order_relaxed) != 1)
+            atomic_fetch_add(&sw_two_g.early, 1);
+}
+
+static void sw_two_second(struct hive_task *t)
+{
+    (void)t;
+    /* A thief takes this task first, and the spawner makes its spawns
+     * within microseconds: a little running time first, so that it mostly
+     * waits for all of them. Time only - a group task must not wait for
+     * what its spawner does after spawning it (hive.h). */
+    struct sw_active a;
+    sw_active_start(&a);
+    while (sw_active_poll(&a) < sw_two_g.spin_ns / 3)
+        SW_SPIN_PAUSE();
+    /* acquire: pairs with the entry's release increments - each spawn it
+     * counts happened before this wait begins, so the wait covers it. */
+    unsigned before = atomic_load_explicit(&sw_two_g.spawned, memory_order_acquire);
+    CHECK_EQ(hive_group_wait(&sw_two_g.g), HIVE_OK);
+    sw_two_check(0, before);
+    if (before == SW_TWO_TASKS)
+        atomic_fetch_add(&sw_two_g.second_full, 1);
+}
+
+static void sw_two_entry(void *unused)
+{
+    (void)unused;
+    struct sw_two *s = &sw_two_g;
+    for (unsigned r = 0; r < s->rounds; r++) {
+        /* Every wait of the last round has returned: g may be reset. */
+        hive_group_init(&s->g);
+        hive_group_init(&s->h);
+        atomic_store_explicit(&s->spawned, 0, memory_order_relaxed);
+        memset(&s->second, 0, sizeof s->second);
+        for (unsigned i = 0; i <= SW_TWO_TASKS; i++) {
+            memset(&s->t[i].task, 0, sizeof s->t[i].task);
+            atomic_store_explicit(&s->t[i].done, 0, memory_order_relaxed);
+        }
+        CHECK_EQ(hive_group_spawn(&s->h, &s->second, sw_two_second), HIVE_OK);
+        for (unsigned i = 0; i < SW_TWO_TASKS; i++) {
+            CHECK_EQ(hive_group_spawn(&s->g, &s->t[i].task, sw_two_spin), HIVE_OK);
+            /* release: pairs with the second waiter's acquire load. */
+            atomic_fetch_add_explicit(&s->spawned, 1, memory_order_release);
+        }
+        CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
+        sw_two_check(0, SW_TWO_TASKS);
+        /* Reused at once, the second waiter perhaps still in its wait. */
+        CHECK_EQ(hive_group_spawn(&s->g, &s->t[SW_TWO_TASKS].task, sw_two_spin), HIVE_OK);
+        CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
+        sw_two_check(SW_TWO_TASKS, SW_TWO_TASKS + 1);
+        CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
+    }
+}
+
+static void sched_case_two_waiters(unsigned cores, unsigned rounds, uint64_t spin_ns)
+{
+    struct sw_two *s = &sw_two_g;
+    s->spin_ns = spin_ns;
+    s->rounds = rounds;
+    atomic_store(&s->early, 0);
+    atomic_store(&s->second_full, 0);
+    SW_RUN(cores, sw_two_entry, NULL);
+    CHECK_EQ(atomic_load(&s->early), 0);
+    s->wait_parks = hive_stats_last()->total.wait_parks;
+    printf("  %u core(s): %u rounds, %lu with the second waiter after every spawn, %llu sleeps "
+           "in waits\n", hive_stats_last()->cores, rounds,
+           (unsigned long)atomic_load(&s->second_full), (unsigned long long)s->wait_parks);
+}
+
 /* ---- exactly once: 10^6 intrusive tasks from everywhere -------------------------- */
 
 struct sw_once_task {

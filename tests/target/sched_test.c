@@ -80,6 +80,13 @@ HIVE_TEST(group_covers_once)
     TIMED("group", sched_case_group(0, 20000));
 }
 
+HIVE_TEST(group_with_two_waiters)
+{
+    /* 1 ms tasks: QEMU's vCPUs, more than the host's CPUs, are held up
+     * for longer than the host's threads between the spawns. */
+    TIMED("two_waiters", sched_case_two_waiters(0, 10, 1000000));
+}
+
 HIVE_TEST(unwaited_group_is_reported)
 {
     TIMED("unwaited_group", sched_case_unwaited_group(0));
