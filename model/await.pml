@@ -67,13 +67,13 @@
  *                           in hive_port_wait yet
  *   -DBUG_RETURN_AFTER_PARK a waiter takes the end of its park for the end of
  *                           its wait (the assertion)
- *   -DREUSE -DBUG_REINIT    the first waiter to return re-initialises the
- *                           group before it reuses it, while the other may
- *                           still be in its wait (hive.h forbids it)
+ *   -DREUSE -DBUG_REINIT    W0, its wait returned, re-initialises the group
+ *                           before it reuses it, while the other may still
+ *                           be in its wait (hive.h forbids it)
  *
- * -DREUSE: the first waiter reuses the group when its wait returns - one
- * more task spawned into it, one more wait - while the second may still be
- * in its wait or on its way out (the count back up from zero).
+ * -DREUSE: W0 reuses the group as soon as its wait returns - one more task
+ * spawned into it, one more wait - while W1 may still be in its wait or on
+ * its way out (the count back up from zero).
  *
  * A waiter blocked in its wait is a deadlock only once it has no early park
  * end left (spur 0), so every counter-example spends those first; sound, as

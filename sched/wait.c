@@ -46,7 +46,7 @@
  * the waiter cannot sleep through the last completion. The completer needs
  * nothing from the word's object after its RMW, which may be its last
  * access: a join frame lives on the joiner's stack, a group may be gone once
- * its waiter returns. The waiter clears its bits after the park, before its
+ * its waiters return. The waiter clears its bits after the park, before its
  * wait returns. One waiter per word may sleep: a second waiter of the same
  * group finds the bit taken and keeps polling instead, and may announce in
  * its turn once the first has withdrawn. model/await.pml checks the word

@@ -334,15 +334,16 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * anything its spawner does after spawning it (as fa and fb of a join must
  * not wait on each other).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
- * returned may be spawned into again at once. Where several tasks wait for
+ * returned may be spawned into again at once (another task still waiting
+ * for it then waits for the new tasks too). Where several tasks wait for
  * one group, re-initialise or free it only once every one of those waits
- * has returned: a wait on its way out still uses the group. Rule: a group must be waited for by a task of the
- * same run (usually the spawning task, before it returns) - the run counts
- * the waiting task, not the group's tasks, and the group's storage must last
- * until its waits return. A run that ends with tasks of an unwaited group
- * still queued drops them and returns HIVE_EUNWAITED (hive_run); at one
- * worker only tasks spawned in the lower half of the stack are queued, so
- * only those can be dropped.
+ * has returned: a wait on its way out still uses the group. Rule: a group
+ * must be waited for by a task of the same run (usually the spawning task,
+ * before it returns) - the run counts the waiting task, not the group's
+ * tasks, and the group's storage must last until its waits return. A run
+ * that ends with tasks of an unwaited group still queued drops them and
+ * returns HIVE_EUNWAITED (hive_run); at one worker only tasks spawned in
+ * the lower half of the stack are queued, so only those can be dropped.
  */
 struct hive_group {
     /* Tasks spawned and not yet finished (the low 48 bits); the top bits

@@ -487,11 +487,12 @@ static void sched_case_group(unsigned cores, size_t n)
  * model/await.pml). Each waiter checks, when its wait returns, that every
  * task spawned into the group before its wait began is done: the spawner,
  * all of them; the second, those the spawner had counted as spawned when it
- * began (at one worker it runs at once, before any). Then the spawner reuses the group at once - one
- * more task, one more wait - while the second waiter may still be in its
- * wait: spawning into a group whose wait has returned is allowed (hive.h);
- * re-initialising it is not until every wait has returned, so the next
- * round does that only after the second waiter's own group is waited for.
+ * began (at one worker it runs at once, before any). Then the spawner
+ * reuses the group at once - one more task, one more wait - while the
+ * second waiter may still be in its wait: spawning into a group whose wait
+ * has returned is allowed (hive.h); re-initialising it is not until every
+ * wait has returned, so the next round does that only after the second
+ * waiter's own group is waited for.
  */
 #define SW_TWO_TASKS 6u
 
@@ -539,8 +540,10 @@ static void sw_two_second(struct hive_task *t)
     (void)t;
     /* A thief takes this task first, and the spawner makes its spawns
      * within microseconds: a little running time first, so that it mostly
-     * waits for all of them. Time only - a group task must not wait for
-     * what its spawner does after spawning it (hive.h). */
+     * waits for all of them. Time only, no flag: a group task must not wait
+     * for what its spawner does after spawning it (hive.h). Its group wait
+     * does not either: it waits for the tasks spawned into g by then, and
+     * for later ones only if they come while it waits - at one worker, none. */
     struct sw_active a;
     sw_active_start(&a);
     while (sw_active_poll(&a) < sw_two_g.spin_ns / 3)
