@@ -42,4 +42,9 @@ const char *hive_park_phase1_name(unsigned core);
 /* How many times core has gone into its deep sleep (WFI) while parked. */
 uint64_t hive_park_deep_sleeps(unsigned core);
 
+/* Whether core is in its deep sleep now, inside hive_port_wait: past all
+ * that its park did before it waits (the idle protocol's rescan among it).
+ * A test's look, stale as soon as read. */
+bool hive_park_sleeping(unsigned core);
+
 #endif

@@ -209,6 +209,12 @@ const char *hive_park_phase1_name(unsigned core)
     return "none";
 }
 
+bool hive_park_sleeping(unsigned core)
+{
+    /* relaxed: a hint for a test that waits for it (kernel/irq.h). */
+    return atomic_load_explicit(&parks[core].sleeping, memory_order_relaxed) != 0;
+}
+
 uint64_t hive_park_deep_sleeps(unsigned core)
 {
     /* relaxed: a statistic, read after the waits it counts on the same core

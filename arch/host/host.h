@@ -16,6 +16,10 @@ void hive_host_set_core_count(unsigned n);
  * slept past its park timeout, however late the host schedules that core's
  * thread, instead of hoping it does so within a fixed time. */
 unsigned long hive_host_waits_timed_out(unsigned id);
+/* Whether core `id` sleeps in hive_port_wait now (on its condition
+ * variable): past all that its park did before it waits, the idle
+ * protocol's rescan among it. A test's look, stale as soon as read. */
+bool hive_host_sleeping(unsigned id);
 /* Hold the backstop's checks (backstop.c) - a due one waits - or let them
  * run again. For a test that changes the idle state for a moment, as no
  * scheduler code does, and must not let a check see it (on a board it masks

@@ -204,6 +204,12 @@ void hive_port_wait(uint64_t timeout_ns)
     host_backstop_wait_end();
 }
 
+bool hive_host_sleeping(unsigned id)
+{
+    /* seq_cst, as every access of it (the top); a hint here all the same. */
+    return atomic_load(&cores[id].sleeping);
+}
+
 unsigned long hive_host_waits_timed_out(unsigned id)
 {
     return atomic_load_explicit(&cores[id].timed_out, memory_order_relaxed);

@@ -20,11 +20,19 @@
  * on hifive-unleashed: QEMU runs each core as a host thread, and core 0 was
  * held up for over a millisecond between the push and the phantom's
  * removal; a 3 ms wait put there fails it every time.)
+ *
+ * "Parked" here means asleep in hive_port_wait, not only counted parked: a
+ * core that has set its parked bit still rescans every queue before it
+ * waits (rule 3 of sched/idle.c), and a rescan that finds the task after the
+ * phantom is gone wakes that core itself - the protocol working, but not
+ * the backstop (seen once on rpi4 at 2 cores, two test suites at once on 2
+ * host CPUs: backstop_wakes 0, the task run on core 1).
  */
 #include <stdatomic.h>
 
 #include "harness.h"
 #include "hive/hive.h"
+#include "kernel/irq.h" /* hive_park_sleeping */
 #include "sched/sched_internal.h"
 
 int main(void) { return hive_test_main(); }
@@ -43,7 +51,8 @@ static void nothing(void *arg) { (void)arg; }
 static bool others_parked(void)
 {
     for (unsigned i = 0; i < hive_worker_count(); i++)
-        if (i != (unsigned)hive_core_id() && !hive_idle_is_parked(&hive_scheduler.idle, i))
+        if (i != (unsigned)hive_core_id() &&
+            !(hive_idle_is_parked(&hive_scheduler.idle, i) && hive_park_sleeping(i)))
             return false;
     return true;
 }
@@ -80,4 +89,8 @@ HIVE_TEST(backstop_wakes_a_core_that_missed_a_push)
     const struct hive_stats *st = hive_stats_last();
     CHECK_EQ(st->core[0].backstop_wakes, 1);
     CHECK_EQ(st->core[0].wakes, 0); /* the push's own notify woke nobody */
+    if (core > 0)
+        printf("  the task ran on core %d (its wakes %llu; core 0's backstop wakes %llu)\n", core,
+               (unsigned long long)st->core[core].wakes,
+               (unsigned long long)st->core[0].backstop_wakes);
 }
