@@ -211,7 +211,8 @@ const char *hive_park_phase1_name(unsigned core)
 
 bool hive_park_sleeping(unsigned core)
 {
-    /* relaxed: a hint for a test that waits for it (kernel/irq.h). */
+    /* relaxed: pairs with nothing - a test's hint, looked at until it
+     * holds (kernel/irq.h); what the core did before is not read by it. */
     return atomic_load_explicit(&parks[core].sleeping, memory_order_relaxed) != 0;
 }
 

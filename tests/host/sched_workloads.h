@@ -530,6 +530,8 @@ static void sw_two_spin(struct hive_task *task)
 
 static void sw_two_check(unsigned first, unsigned end)
 {
+    /* relaxed: the caller's group wait (acquire) ordered each task's store
+     * (sw_two_spin) before these loads. */
     for (unsigned i = first; i < end; i++)
         if (atomic_load_explicit(&sw_two_g.t[i].done, memory_order_relaxed) != 1)
             atomic_fetch_add(&sw_two_g.early, 1);
@@ -562,7 +564,9 @@ static void sw_two_entry(void *unused)
     (void)unused;
     struct sw_two *s = &sw_two_g;
     for (unsigned r = 0; r < s->rounds; r++) {
-        /* Every wait of the last round has returned: g may be reset. */
+        /* Every wait of the last round has returned: g may be reset. The
+         * relaxed resets below are published to this round's tasks by
+         * their spawns (the header's claim and the deque's release push). */
         hive_group_init(&s->g);
         hive_group_init(&s->h);
         atomic_store_explicit(&s->spawned, 0, memory_order_relaxed);
