@@ -85,6 +85,15 @@ static inline uint64_t sw_active_poll(struct sw_active *a)
     return a->spent_ns;
 }
 
+/* Spin for ns of this core's running time (sw_active_poll). */
+static inline void sw_spin_running(uint64_t ns)
+{
+    struct sw_active a;
+    sw_active_start(&a);
+    while (sw_active_poll(&a) < ns)
+        SW_SPIN_PAUSE();
+}
+
 static inline struct hive_config sw_cfg(unsigned cores)
 {
     struct hive_config c = {0};
@@ -511,7 +520,6 @@ struct sw_two {
     atomic_uint spawned;      /* tasks of this round spawned into g so far */
     atomic_ulong early;       /* waits that returned before their tasks were done */
     atomic_ulong second_full; /* rounds whose second waiter began after every spawn */
-    uint64_t wait_parks;      /* the runs' sleeps in waits, for the log */
 };
 
 static struct sw_two sw_two_g;
@@ -519,10 +527,7 @@ static struct sw_two sw_two_g;
 static void sw_two_spin(struct hive_task *task)
 {
     struct sw_two_task *x = HIVE_CONTAINER_OF(task, struct sw_two_task, task);
-    struct sw_active a;
-    sw_active_start(&a);
-    while (sw_active_poll(&a) < sw_two_g.spin_ns)
-        SW_SPIN_PAUSE();
+    sw_spin_running(sw_two_g.spin_ns);
     /* relaxed: the group's count (a release RMW after this) and the wait's
      * acquire load of it order it before the waiters' checks. */
     atomic_store_explicit(&x->done, 1, memory_order_relaxed);
@@ -546,10 +551,7 @@ static void sw_two_second(struct hive_task *t)
      * for what its spawner does after spawning it (hive.h). Its group wait
      * does not either: it waits for the tasks spawned into g by then, and
      * for later ones only if they come while it waits - at one worker, none. */
-    struct sw_active a;
-    sw_active_start(&a);
-    while (sw_active_poll(&a) < sw_two_g.spin_ns / 3)
-        SW_SPIN_PAUSE();
+    sw_spin_running(sw_two_g.spin_ns / 3);
     /* acquire: pairs with the entry's release increments - each spawn it
      * counts happened before this wait begins, so the wait covers it. */
     unsigned before = atomic_load_explicit(&sw_two_g.spawned, memory_order_acquire);
@@ -600,10 +602,10 @@ static void sched_case_two_waiters(unsigned cores, unsigned rounds, uint64_t spi
     atomic_store(&s->second_full, 0);
     SW_RUN(cores, sw_two_entry, NULL);
     CHECK_EQ(atomic_load(&s->early), 0);
-    s->wait_parks = hive_stats_last()->total.wait_parks;
     printf("  %u core(s): %u rounds, %lu with the second waiter after every spawn, %llu sleeps "
            "in waits\n", hive_stats_last()->cores, rounds,
-           (unsigned long)atomic_load(&s->second_full), (unsigned long long)s->wait_parks);
+           (unsigned long)atomic_load(&s->second_full),
+           (unsigned long long)hive_stats_last()->total.wait_parks);
 }
 
 /* ---- exactly once: 10^6 intrusive tasks from everywhere -------------------------- */
