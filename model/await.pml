@@ -1,13 +1,16 @@
 /*
  * The await word of sched/wait.c, with two waiters on it: the count of a
- * group's (or a join frame's) unfinished work and the one waiter that may
- * sleep on it, in one atomic word. hive_group_wait may be called by more
- * than one task for one group; the first to park announces itself in the
- * word (SLEEPING and its core), and a second finds the bit taken and goes
- * on polling - until the first withdraws, when the second may announce in
- * its turn. idle.pml has one waiter and the whole idle protocol around it;
- * this model has the word alone, with both waiters, so that every order of
- * announce, park, withdraw and the completers' decrements is searched.
+ * group's (or a join frame's) unfinished work and the waiters that sleep on
+ * it, in one atomic word. hive_group_wait may be called by more than one
+ * task for one group; the first to park is named in the word (SLEEPING and
+ * its core), and a second finds SLEEPING taken, sets OTHERS and sleeps too;
+ * the last completion wakes the core named and, with OTHERS, every core.
+ * The named waiter withdraws after its park (SLEEPING and the core), and
+ * the other may be named in its turn; OTHERS stays until the group is
+ * re-initialised. idle.pml has one waiter and the whole idle protocol
+ * around it; this model has the word alone, with both waiters, so that
+ * every order of announce, park, withdraw and the completers' decrements is
+ * searched.
  *
  * Checked: no waiter sleeps for good once the count has reached zero
  * (every process blocked with a waiter not at its end is an invalid end
@@ -19,18 +22,21 @@
  * whole story and sequential consistency loses nothing - the wake's own
  * ordering is the port's, kernel/port.c and idle.pml):
  *   - hive_await_done: one RMW that takes one off the count and returns
- *     the word as it was; if it took the last one and the word said
- *     SLEEPING, the wake of the core the word names (a separate step:
- *     the port's pending wake, consumed by that core's next wait);
+ *     the word as it was; if it took the last one, the wake of the core
+ *     the word names if it said SLEEPING, and of both waiter cores if it
+ *     said OTHERS (separate steps: the port's pending wake, consumed by
+ *     that core's next wait);
  *   - hive_wait_for's loop: the count's load; announce (a CAS that
- *     succeeds only on a word whose count is not zero and whose SLEEPING
- *     bit is clear); then hive_park_until's loop (the count's load, then
- *     hive_port_wait, which returns at once on a pending wake and consumes
- *     it) and withdraw (clear SLEEPING and the core); a failed announce
- *     goes back to polling;
+ *     succeeds only on a word whose count is not zero: it sets SLEEPING
+ *     and the core if SLEEPING is clear, else OTHERS); then
+ *     hive_park_until's loop (the count's load, then hive_port_wait,
+ *     which returns at once on a pending wake and consumes it); then, the
+ *     named waiter only, withdraw (clear SLEEPING and the core); announce
+ *     on a zero count goes back to the loop's look, which ends the wait;
  *   - a park also ends when the idle protocol claims the core or its
  *     timeout passes: each waiter may leave the park so, NSPUR times in
- *     all, with the count not yet zero - it withdraws and polls again;
+ *     all, with the count not yet zero - it withdraws if named, and polls
+ *     again;
  *   - a group task may spawn another into its group before it ends (the
  *     count up, from the task that is still counted): one completer does.
  *
@@ -48,7 +54,7 @@
  * before it waits, and leaves) and -DPARK_WAIT_FIRST (the park waits before
  * it looks; a waiter whose announce succeeded on a count that was not zero
  * is woken by the last completion, whose RMW comes after the announce's and
- * sees SLEEPING) pass. Both are kept: the announce's look spares a park (the
+ * sees its mark) pass. Both are kept: the announce's look spares a park (the
  * idle protocol's count and rescan) that would end at once, and the look
  * before the first wait is the loop's own condition, which also serves the
  * park's other exits.
@@ -61,15 +67,20 @@
  *   -DBUG_DONE_BY_LOAD      a completer decides whether to wake from a load
  *                           of the word before its decrement, not from the
  *                           decrement's RMW
- *   -DBUG_WITHDRAW_ANY      a waiter whose announce failed withdraws all the
- *                           same, clearing the other waiter's bits
+ *   -DBUG_WITHDRAW_ANY      a waiter that was not named withdraws all the
+ *                           same, clearing the whole mark (SLEEPING, the
+ *                           core and OTHERS, as fetch_and(COUNT_MASK))
+ *   -DBUG_WITHDRAW_OTHERS   the named waiter's withdraw clears OTHERS too,
+ *                           while the other still sleeps on it
+ *   -DBUG_NO_BROADCAST      the last completion wakes only the core named
  *   -DBUG_WAKE_NOT_PENDING  the port drops a wake sent to a core that is not
  *                           in hive_port_wait yet
  *   -DBUG_RETURN_AFTER_PARK a waiter takes the end of its park for the end of
  *                           its wait (the assertion)
  *   -DREUSE -DBUG_REINIT    W0, its wait returned, re-initialises the group
- *                           before it reuses it, while the other may still
- *                           be in its wait (hive.h forbids it)
+ *                           (the whole word 0) before it reuses it, while
+ *                           the other may still be in its wait (hive.h
+ *                           forbids it)
  *
  * -DREUSE: W0 reuses the group as soon as its wait returns - one more task
  * spawned into it, one more wait - while W1 may still be in its wait or on
@@ -80,11 +91,13 @@
  * parks that end early can follow one another for as long as the count is
  * not zero.
  */
+mtype = { OVER, NAMED, OTHER };
+
 #ifndef NDONE
-#define NDONE 3
+#define NDONE 4
 #endif
 #ifndef NSPUR
-#define NSPUR 2
+#define NSPUR 3
 #endif
 
 /* -DPROBES=0: REACHED(k) reports, once, that the search got there (as in
@@ -105,6 +118,7 @@ byte unfinished = NDONE; /* ghost: the first round's tasks not done yet (the
                           * count itself, but for REUSE's second round) */
 bit slept;          /* HIVE_AWAIT_SLEEPING */
 byte core;          /* the core field: whose waiter sleeps on the word */
+bit others;         /* HIVE_AWAIT_OTHERS */
 bit pending[2];     /* the port's pending wake, per waiter core */
 #ifdef BUG_WAKE_NOT_PENDING
 bit in_wait[2];     /* the core is inside hive_port_wait */
@@ -114,7 +128,7 @@ bit in_wait[2];     /* the core is inside hive_port_wait */
 #endif
 #ifdef PROBES
 bit withdrew[2];    /* ghost, for the probes: the waiter has withdrawn once */
-bit second[2];      /* ghost: its announce came after the other's withdraw */
+bit second[2];      /* ghost: named after the other's withdraw */
 #define GHOST(x) x
 #else
 #define GHOST(x) skip
@@ -135,7 +149,7 @@ inline port_wake(c) {
 /* hive_group_task_done -> hive_await_done */
 proctype Done(bit spawns; bit first) {
   byte was_count, was_core;
-  bit was_slept;
+  bit was_slept, was_others;
   if
   :: spawns ->
      atomic {                  /* hive_group_spawn's count, from a counted task */
@@ -147,11 +161,11 @@ proctype Done(bit spawns; bit first) {
   :: else -> skip
   fi;
 #ifdef BUG_DONE_BY_LOAD
-  d_step { was_count = count; was_slept = slept; was_core = core };
+  d_step { was_count = count; was_slept = slept; was_core = core; was_others = others };
   d_step { count--; if :: first -> unfinished-- :: else -> skip fi };
 #else
   d_step {                     /* fetch_sub (release), returns the old word */
-    was_count = count; was_slept = slept; was_core = core;
+    was_count = count; was_slept = slept; was_core = core; was_others = others;
     count--;
     if :: first -> unfinished-- :: else -> skip fi
   };
@@ -162,12 +176,23 @@ proctype Done(bit spawns; bit first) {
      printf("the last task done wakes core %d\n", was_core);
      port_wake(was_core)
   :: else -> skip
-  fi
+  fi;
+#ifndef BUG_NO_BROADCAST
+  if
+  :: was_count == 1 && was_others ->
+     printf("the last task done wakes every other core (OTHERS)\n");
+     if :: was_slept && was_core == 0 -> skip :: else -> port_wake(0) fi;
+     if :: was_slept && was_core == 1 -> skip :: else -> port_wake(1) fi
+  :: else -> skip
+  fi;
+#endif
+  /* dead from here: not part of the state */
+  d_step { was_count = 0; was_slept = 0; was_core = 0; was_others = 0 }
 }
 
 proctype Waiter(byte me) {
   byte spur = NSPUR;
-  bit announced;
+  mtype mark;                  /* announce's */
 #ifdef REUSE
   bit reused;
 wait:
@@ -177,24 +202,25 @@ wait:
   :: else ->
      /* help() found nothing for a while: announce (wait.c's CAS) */
      d_step {
+       if
 #ifdef NO_ANNOUNCE_LOOK
-       if
-       :: !slept -> slept = 1; core = me; announced = 1
+       :: !slept -> slept = 1; core = me; mark = NAMED
+       :: slept -> others = 1; mark = OTHER
 #else
-       if
-       :: count != 0 && !slept -> slept = 1; core = me; announced = 1
+       :: count != 0 && !slept -> slept = 1; core = me; mark = NAMED
+       :: count != 0 && slept -> others = 1; mark = OTHER
+       :: else -> mark = OVER
 #endif
-       :: else -> announced = 0
        fi
      };
      GHOST(if
-     :: announced && withdrew[1 - me] -> second[me] = 1; REACHED(2) skip
-     :: !announced && slept -> REACHED(1) skip /* the other waiter sleeps on it */
+     :: mark == NAMED && withdrew[1 - me] -> second[me] = 1; REACHED(2) skip
+     :: mark == OTHER -> REACHED(1) skip /* the other is named */
      :: else -> skip
      fi);
      if
-     :: announced ->
-        printf("W%d announces: sleeps on the word\n", me);
+     :: mark != OVER ->
+        printf("W%d announces (%e): sleeps on the word\n", me, mark);
         do                     /* hive_park_until's loop */
 #ifdef PARK_WAIT_FIRST
         :: true ->
@@ -206,7 +232,11 @@ wait:
            if
            :: d_step { pending[me] -> pending[me] = 0; IN_WAIT(me, 0) };
               printf("W%d: woken\n", me);
-              if :: count == 0 -> REACHED(3) skip :: else -> skip fi
+              GHOST(if
+              :: count == 0 && mark == OTHER -> REACHED(6) skip /* by OTHERS */
+              :: count == 0 && mark == NAMED -> REACHED(3) skip
+              :: else -> skip
+              fi)
 #ifdef PARK_WAIT_FIRST
               ; if :: count == 0 -> break :: else -> skip fi
 #endif
@@ -215,21 +245,29 @@ wait:
               break
            fi
         od;
-        atomic {               /* withdraw: fetch_and(COUNT_MASK) */
-          slept = 0; core = 0; GHOST(withdrew[me] = 1)
-        };
-        printf("W%d withdraws\n", me)
+        if
+        :: mark == NAMED ->
+           atomic {            /* withdraw: fetch_and(~(SLEEPING | CORE)) */
+             slept = 0; core = 0; GHOST(withdrew[me] = 1)
+#ifdef BUG_WITHDRAW_OTHERS
+             ; others = 0
+#endif
+           };
+           printf("W%d withdraws\n", me)
+#ifdef BUG_WITHDRAW_ANY
+        :: else ->
+           d_step { slept = 0; core = 0; others = 0 };
+           printf("W%d, not named, withdraws all the same\n", me)
+#else
+        :: else -> skip        /* not named: nothing of ours to clear */
+#endif
+        fi
 #ifdef BUG_RETURN_AFTER_PARK
         ; break
 #endif
-     :: else ->                /* another waiter sleeps on the word: poll */
-#ifdef BUG_WITHDRAW_ANY
-        d_step { slept = 0; core = 0 };
-        printf("W%d, refused, withdraws all the same\n", me)
-#else
-        skip
-#endif
-     fi
+     :: else -> skip           /* the count is zero: the loop's look ends it */
+     fi;
+     mark = 0                  /* dead from here: not part of the state */
   od;
   printf("W%d: the wait returns\n", me);
   assert(unfinished == 0);     /* every task spawned before it is done */
@@ -240,7 +278,7 @@ wait:
   :: me == 0 && !reused ->
      reused = 1;
 #ifdef BUG_REINIT
-     d_step { slept = 0; core = 0 }; /* hive_group_init: the whole word 0 */
+     d_step { slept = 0; core = 0; others = 0 }; /* hive_group_init: the word 0 */
 #endif
      count++;                  /* hive_group_spawn */
      printf("W0 reuses the group\n");
