@@ -101,16 +101,20 @@ enum hive_task_kind {
 
 /*
  * An awaited count - a join frame's one outstanding half, a group's pending
- * tasks - and the one waiter that may sleep on it, in one atomic word, so
- * that a completion and a waiter going to sleep are ordered by the word's
+ * tasks - and the waiters that may sleep on it, in one atomic word, so that
+ * a completion and a waiter going to sleep are ordered by the word's
  * modification order alone (wait.c has the argument): bits 0-47 the count,
- * bits 48-62 the sleeping waiter's core, bit 63 set while it sleeps.
+ * bits 48-61 the sleeping waiter's core, bit 62 set once a further waiter
+ * has slept on the word (until it is re-initialised), bit 63 set while the
+ * one named sleeps.
  */
 #define HIVE_AWAIT_COUNT_MASK ((1ul << 48) - 1)
 #define HIVE_AWAIT_CORE_SHIFT 48
+#define HIVE_AWAIT_CORE_MASK (((1ul << 14) - 1) << HIVE_AWAIT_CORE_SHIFT)
+#define HIVE_AWAIT_OTHERS (1ul << 62)
 #define HIVE_AWAIT_SLEEPING (1ul << 63)
 _Static_assert(sizeof(unsigned long) == 8, "the awaited word needs 64 bits");
-_Static_assert(HIVE_SCHED_MAX_CORES <= (1u << 15), "a core id must fit in the awaited word");
+_Static_assert(HIVE_SCHED_MAX_CORES <= (1u << 14), "a core id must fit in the awaited word");
 
 struct hive_worker {
     /* ---- owner-only (the LIFO slot is never stolen) ---- */
@@ -359,8 +363,9 @@ static inline unsigned long hive_await_count(_Atomic unsigned long *awaited)
 {
     return atomic_load_explicit(awaited, memory_order_acquire) & HIVE_AWAIT_COUNT_MASK;
 }
-/* One awaited piece of work finished: count it off, and wake the waiter if it
- * sleeps on the word. The caller's last access to the word's object. */
+/* One awaited piece of work finished: count it off, and wake the waiters
+ * that sleep on the word if it was the last. The caller's last access to
+ * the word's object. */
 void hive_await_done(_Atomic unsigned long *awaited);
 /* Wait until awaited's count is zero, running what help(w, ctx) returns
  * meanwhile and parking when it finds nothing for HIVE_WAIT_SPIN_NS. */

@@ -32,25 +32,32 @@
  * could not search as a claimed worker must, and sleeping could strand the
  * leapfrogging that lets a core whose every wait is deep make progress.
  *
- * Why the waiter is woken when its wait ends (no lost wakeup). The awaited
- * count and the one waiter that may sleep on it share one atomic word
- * (HIVE_AWAIT_*, sched_internal.h). Before it parks, the waiter installs its
- * core and the SLEEPING bit with a CAS that succeeds only on a word whose
- * count is not zero. The completer's decrement (hive_await_done) is an RMW of
- * the same word, so in the word's modification order it comes either before
- * that CAS - then the CAS fails, the waiter rereads the word, sees the count
- * at zero and does not park - or after it, and then the value it returns
- * carries SLEEPING and the core: the completer wakes that core. A wake sent
+ * Why a waiter is woken when its wait ends (no lost wakeup). The awaited
+ * count and the waiters that sleep on it share one atomic word
+ * (HIVE_AWAIT_*, sched_internal.h). Before it parks, a waiter marks the word
+ * with a CAS that succeeds only on a word whose count is not zero: the first
+ * installs its core and the SLEEPING bit; one that finds SLEEPING taken by
+ * another waiter of the same group sets the OTHERS bit instead. The
+ * completer's decrement (hive_await_done) is an RMW of the same word, so in
+ * the word's modification order it comes either before that CAS - then the
+ * CAS fails, the waiter rereads the word, sees the count at zero and does not
+ * park - or after it, and then the value it returns carries the mark: the
+ * completer that takes the count to zero wakes the core named, and if OTHERS
+ * is set every core, as it does not know which others sleep. A wake sent
  * before the waiter reaches hive_port_wait stays pending (one per core,
  * sched/port.h), and the park loop rereads the count before every wait, so
- * the waiter cannot sleep through the last completion. The completer needs
+ * no waiter can sleep through the last completion. The completer needs
  * nothing from the word's object after its RMW, which may be its last
  * access: a join frame lives on the joiner's stack, a group may be gone once
- * its waiters return. The waiter clears its bits after the park, before its
- * wait returns. One waiter per word may sleep: a second waiter of the same
- * group finds the bit taken and keeps polling instead, and may announce in
- * its turn once the first has withdrawn. model/await.pml checks the word
- * with two such waiters.
+ * its waiters return. The named waiter clears its bits after the park,
+ * before its wait returns, and a second may then be named in its turn.
+ * OTHERS stays set: a further waiter may still sleep on it, and clearing it
+ * is safe only where no wait is in progress - hive_group_init, which hive.h
+ * allows only once every wait has returned. So a group that once had two
+ * sleeping waiters wakes every core at each last completion until it is
+ * re-initialised: spurious wakes, which a parked core answers by looking at
+ * its own word or the idle word and sleeping again. A join has one waiter
+ * and never sets it. model/await.pml checks the word with two waiters.
  */
 #include "sched/sched_internal.h"
 
@@ -93,31 +100,43 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
     return hive_pull_global(w);
 }
 
-/* Before parking: mark the word as slept on by this core. False if the
- * count is zero already (do not park) or another waiter sleeps on it. */
-static bool announce(_Atomic unsigned long *awaited, unsigned core)
+/* What announce did to the word. */
+enum await_mark {
+    AWAIT_OVER,  /* nothing: the count is zero, do not park */
+    AWAIT_NAMED, /* the word names this core as its sleeper */
+    AWAIT_OTHER, /* another core is named; OTHERS is set */
+};
+
+/* Before parking: mark the word as slept on by this core (see the top). */
+static enum await_mark announce(_Atomic unsigned long *awaited, unsigned core)
 {
     /* relaxed: the CAS below validates it. */
     unsigned long old = atomic_load_explicit(awaited, memory_order_relaxed);
     for (;;) {
-        if ((old & HIVE_AWAIT_COUNT_MASK) == 0 || (old & HIVE_AWAIT_SLEEPING))
-            return false;
-        unsigned long want = old | HIVE_AWAIT_SLEEPING | (unsigned long)core << HIVE_AWAIT_CORE_SHIFT;
+        if ((old & HIVE_AWAIT_COUNT_MASK) == 0)
+            return AWAIT_OVER;
+        bool named = !(old & HIVE_AWAIT_SLEEPING);
+        unsigned long want = named ? old | HIVE_AWAIT_SLEEPING |
+                                         (unsigned long)core << HIVE_AWAIT_CORE_SHIFT
+                                   : old | HIVE_AWAIT_OTHERS;
         /* relaxed (both): only the word's modification order matters here
          * (see the top); what the awaited work wrote is acquired by the
-         * count's loads. */
+         * count's loads. Even where OTHERS is set already (want == old),
+         * an RMW: the argument at the top is about this core's own. */
         if (atomic_compare_exchange_weak_explicit(awaited, &old, want, memory_order_relaxed,
                                                   memory_order_relaxed))
-            return true;
+            return named ? AWAIT_NAMED : AWAIT_OTHER;
     }
 }
 
-/* After the park: nobody sleeps on the word any more. */
+/* After the park of the named waiter: no core is named any more. OTHERS
+ * stays (see the top). */
 static void withdraw(_Atomic unsigned long *awaited)
 {
-    /* relaxed: only the announcing waiter clears its bits (SLEEPING and the
+    /* relaxed: only the named waiter clears its bits (SLEEPING and the
      * core), and a completer that still sees them wakes us for nothing. */
-    atomic_fetch_and_explicit(awaited, HIVE_AWAIT_COUNT_MASK, memory_order_relaxed);
+    atomic_fetch_and_explicit(awaited, ~(HIVE_AWAIT_SLEEPING | HIVE_AWAIT_CORE_MASK),
+                              memory_order_relaxed);
 }
 
 void hive_await_done(_Atomic unsigned long *awaited)
@@ -125,10 +144,23 @@ void hive_await_done(_Atomic unsigned long *awaited)
     /* release: pairs with the waiter's acquire loads of the count
      * (hive_await_count): the work's writes are visible once it is off. */
     unsigned long was = atomic_fetch_sub_explicit(awaited, 1, memory_order_release);
-    if ((was & HIVE_AWAIT_COUNT_MASK) == 1 && (was & HIVE_AWAIT_SLEEPING)) {
-        unsigned core = (unsigned)((was & ~HIVE_AWAIT_SLEEPING) >> HIVE_AWAIT_CORE_SHIFT);
-        HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, core, HIVE_TRACE_WAKE_AWAITED);
-        hive_port_wake(core);
+    if ((was & HIVE_AWAIT_COUNT_MASK) != 1)
+        return;
+    unsigned named = HIVE_SCHED_MAX_CORES; /* none */
+    if (was & HIVE_AWAIT_SLEEPING) {
+        named = (unsigned)((was & HIVE_AWAIT_CORE_MASK) >> HIVE_AWAIT_CORE_SHIFT);
+        HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, named, HIVE_TRACE_WAKE_AWAITED);
+        hive_port_wake(named);
+    }
+    if (was & HIVE_AWAIT_OTHERS) {
+        /* Some other waiter sleeps, or slept, on the word: wake them all,
+         * this core too (a pending wake it will find spurious). */
+        for (unsigned core = 0; core < hive_scheduler.workers; core++) {
+            if (core == named)
+                continue;
+            HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, core, HIVE_TRACE_WAKE_AWAITED);
+            hive_port_wake(core);
+        }
     }
 }
 
@@ -182,9 +214,11 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
             fruitless_since = 0;
             continue;
         }
-        if (announce(awaited, w->id)) {
+        enum await_mark mark = announce(awaited, w->id);
+        if (mark != AWAIT_OVER) {
             hive_park_until(w, awaited);
-            withdraw(awaited);
+            if (mark == AWAIT_NAMED)
+                withdraw(awaited);
         }
         fruitless_since = hive_port_now_ns();
     }

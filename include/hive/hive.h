@@ -337,7 +337,10 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * returned may be spawned into again at once (another task still waiting
  * for it then waits for the new tasks too). Where several tasks wait for
  * one group, re-initialise or free it only once every one of those waits
- * has returned: a wait on its way out still uses the group. Rule: a group
+ * has returned: a wait on its way out still uses the group. Each waiter
+ * with nothing to run sleeps; once two have slept on a group, its last
+ * task wakes every core (a parked core not waiting for it sleeps again)
+ * until the group is re-initialised. Rule: a group
  * must be waited for by a task of the same run (usually the spawning task,
  * before it returns) - the run counts the waiting task, not the group's
  * tasks, and the group's storage must last until its waits return. A run

@@ -16,6 +16,7 @@
 /* The shared cases' spins give the CPU away: the thread they wait for may
  * need it (sched_workloads.h). */
 #define SW_SPIN_PAUSE() sched_yield()
+#define SW_CORE_SLEEPING(core) hive_host_sleeping(core)
 #include "host/sched_workloads.h"
 #include "sched/sched.h"
 
@@ -107,6 +108,14 @@ HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)
         sched_case_two_waiters(n, 40 / SCALE, 300000);
+}
+
+HIVE_TEST(group_waiters_both_sleep)
+{
+    /* The group's task, the entry and the second waiter each need a core. */
+    static const unsigned counts[] = {3, 4, 8};
+    for (unsigned i = 0; i < 3; i++)
+        sched_case_two_sleepers(counts[i], 20 / SCALE);
 }
 
 HIVE_TEST(unwaited_group_is_reported)

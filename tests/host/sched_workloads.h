@@ -58,6 +58,12 @@
 #ifndef SW_SPIN_PAUSE
 #define SW_SPIN_PAUSE() hive_port_cpu_relax()
 #endif
+/* Whether worker `core` sleeps in hive_port_wait now: the port's own test
+ * accessor, which the including program names (hive_host_sleeping,
+ * hive_park_sleeping). */
+#ifndef SW_CORE_SLEEPING
+#error "define SW_CORE_SLEEPING(core) before including sched_workloads.h"
+#endif
 
 struct sw_active {
     uint64_t last_ns;  /* the previous poll */
@@ -605,6 +611,154 @@ static void sched_case_two_waiters(unsigned cores, unsigned rounds, uint64_t spi
     printf("  %u core(s): %u rounds, %lu with the second waiter after every spawn, %llu sleeps "
            "in waits\n", hive_stats_last()->cores, rounds,
            (unsigned long)atomic_load(&s->second_full),
+           (unsigned long long)hive_stats_last()->total.wait_parks);
+}
+
+/* ---- one group, two sleeping waiters --------------------------------------------- */
+
+/*
+ * Two waiters with nothing else to do must both sleep while the group's task
+ * runs, and both wake when it ends (sched/wait.c: the first is named in the
+ * group's word, the second sets OTHERS, and the last completion wakes
+ * every core). The group's one task runs on a third core and spins until it
+ * sees both waiters' cores asleep in hive_port_wait (SW_CORE_SLEEPING, the
+ * port's); a second waiter that polled instead of sleeping would keep it
+ * spinning to SW_SLEEPERS_LIMIT_NS, and the case fails (it did, before
+ * the second waiter slept). Needs 3 cores: the entry spawns the task and
+ * waits until another core has taken it (it must not wait for it in a
+ * group wait, which would run it), then spawns the second waiter and waits
+ * until a third core has taken that. Which wake ends the unnamed waiter's
+ * park the case cannot tell: the named one, woken, stops searching and
+ * hands off to the lowest parked core (idle.c, rule 2), often the other
+ * waiter - so a completer that woke only the core named passes here too,
+ * and model/await.pml (broken_no_broadcast) is what shows the wake of
+ * every core is needed.
+ */
+#define SW_SLEEPERS_LIMIT_NS 10000000000ull /* 10 s: a failure, never a pass */
+
+struct sw_sleepers {
+    struct hive_group g;        /* both wait for it */
+    struct hive_group h;        /* the second waiter's own */
+    struct hive_task task;      /* g's one task */
+    struct hive_task second;    /* the second waiter */
+    atomic_int task_core;       /* where the task runs (-1: not started) */
+    atomic_int second_core;     /* where the second waiter runs */
+    atomic_int entry_core;
+    atomic_uchar task_done;
+    atomic_uchar second_back;   /* the second waiter's wait has returned */
+    atomic_ulong never_slept;   /* rounds whose task gave up on the waiters */
+    atomic_ulong never_woken;   /* rounds whose second waiter was not woken */
+    atomic_ulong early;         /* waits that returned before the task ended */
+    unsigned rounds;
+};
+
+static struct sw_sleepers sw_sleepers_g;
+
+static void sw_sleepers_task(struct hive_task *t)
+{
+    (void)t;
+    struct sw_sleepers *s = &sw_sleepers_g;
+    /* release: pairs with the entry's acquire load (it spawns the second
+     * waiter only once this task is taken). */
+    atomic_store_explicit(&s->task_core, hive_worker_id(), memory_order_release);
+    uint64_t t0 = hive_port_now_ns();
+    for (;;) {
+        /* acquire: the second waiter's store of its core, before its wait. */
+        int second = atomic_load_explicit(&s->second_core, memory_order_acquire);
+        int entry = atomic_load_explicit(&s->entry_core, memory_order_relaxed);
+        if (second >= 0 && SW_CORE_SLEEPING((unsigned)entry) &&
+            SW_CORE_SLEEPING((unsigned)second))
+            break;
+        if (hive_port_now_ns() - t0 > SW_SLEEPERS_LIMIT_NS) {
+            printf("  sleepers: after %llu ms, entry on core %d sleeps %d, second waiter on "
+                   "core %d sleeps %d\n",
+                   (unsigned long long)(SW_SLEEPERS_LIMIT_NS / 1000000), entry,
+                   (int)SW_CORE_SLEEPING((unsigned)entry), second,
+                   second >= 0 ? (int)SW_CORE_SLEEPING((unsigned)second) : 0);
+            atomic_fetch_add(&s->never_slept, 1);
+            break;
+        }
+        SW_SPIN_PAUSE();
+    }
+    /* relaxed: the group's release decrement orders it before the waits. */
+    atomic_store_explicit(&s->task_done, 1, memory_order_relaxed);
+}
+
+static void sw_sleepers_second(struct hive_task *t)
+{
+    (void)t;
+    struct sw_sleepers *s = &sw_sleepers_g;
+    /* release: pairs with the task's and the entry's acquire loads. */
+    atomic_store_explicit(&s->second_core, hive_worker_id(), memory_order_release);
+    CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
+    /* relaxed: ordered by the wait (acquire). */
+    if (!atomic_load_explicit(&s->task_done, memory_order_relaxed))
+        atomic_fetch_add(&s->early, 1);
+    /* relaxed: a flag the entry only polls; h's wait orders the rest. */
+    atomic_store_explicit(&s->second_back, 1, memory_order_relaxed);
+}
+
+static void sw_sleepers_entry(void *unused)
+{
+    (void)unused;
+    struct sw_sleepers *s = &sw_sleepers_g;
+    /* relaxed: published to the tasks by their spawns. */
+    atomic_store_explicit(&s->entry_core, hive_worker_id(), memory_order_relaxed);
+    for (unsigned r = 0; r < s->rounds; r++) {
+        hive_group_init(&s->g);
+        hive_group_init(&s->h);
+        memset(&s->task, 0, sizeof s->task);
+        memset(&s->second, 0, sizeof s->second);
+        atomic_store_explicit(&s->task_core, -1, memory_order_relaxed);
+        atomic_store_explicit(&s->second_core, -1, memory_order_relaxed);
+        atomic_store_explicit(&s->task_done, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->second_back, 0, memory_order_relaxed);
+        CHECK_EQ(hive_group_spawn(&s->g, &s->task, sw_sleepers_task), HIVE_OK);
+        /* acquire (both): pairs with the tasks' release stores. */
+        while (atomic_load_explicit(&s->task_core, memory_order_acquire) < 0)
+            SW_SPIN_PAUSE();
+        CHECK_EQ(hive_group_spawn(&s->h, &s->second, sw_sleepers_second), HIVE_OK);
+        while (atomic_load_explicit(&s->second_core, memory_order_acquire) < 0)
+            SW_SPIN_PAUSE();
+        CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
+        /* relaxed: ordered by the wait (acquire). */
+        if (!atomic_load_explicit(&s->task_done, memory_order_relaxed))
+            atomic_fetch_add(&s->early, 1);
+        /* The second waiter's wake: said here if it does not come, as the
+         * wait for h below would then not return (the ctest's limit ends
+         * it). Polled outside a wait, so that this core runs nothing. */
+        uint64_t t0 = hive_port_now_ns();
+        while (!atomic_load_explicit(&s->second_back, memory_order_relaxed)) {
+            if (hive_port_now_ns() - t0 > SW_SLEEPERS_LIMIT_NS) {
+                printf("  sleepers: the second waiter's wait has not returned %llu ms after "
+                       "the group's task ended\n",
+                       (unsigned long long)(SW_SLEEPERS_LIMIT_NS / 1000000));
+                atomic_fetch_add(&s->never_woken, 1);
+                break;
+            }
+            SW_SPIN_PAUSE();
+        }
+        /* Every wait for g returns before the next round re-initialises it. */
+        CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
+        if (atomic_load(&s->never_slept))
+            break; /* failed: once is enough */
+    }
+}
+
+/* cores >= 3 (0: the board's, which the caller has checked). */
+static void sched_case_two_sleepers(unsigned cores, unsigned rounds)
+{
+    struct sw_sleepers *s = &sw_sleepers_g;
+    s->rounds = rounds;
+    atomic_store(&s->never_slept, 0);
+    atomic_store(&s->never_woken, 0);
+    atomic_store(&s->early, 0);
+    SW_RUN(cores, sw_sleepers_entry, NULL);
+    CHECK_EQ(atomic_load(&s->never_slept), 0);
+    CHECK_EQ(atomic_load(&s->never_woken), 0);
+    CHECK_EQ(atomic_load(&s->early), 0);
+    printf("  %u cores: %u rounds with both waiters asleep at once, %llu sleeps in waits\n",
+           hive_stats_last()->cores, rounds - (unsigned)atomic_load(&s->never_slept),
            (unsigned long long)hive_stats_last()->total.wait_parks);
 }
 

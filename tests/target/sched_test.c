@@ -3,6 +3,8 @@
  * every core QEMU was given (hive_run with cores = 0), at sizes QEMU's TCG
  * gets through in well under a minute at 8 cores on a 2-CPU host.
  */
+#include "kernel/irq.h"
+#define SW_CORE_SLEEPING(core) hive_park_sleeping(core)
 #include "host/sched_workloads.h"
 #include "kernel/kernel.h"
 
@@ -85,6 +87,16 @@ HIVE_TEST(group_with_two_waiters)
     /* 1 ms tasks: QEMU's vCPUs, more than the host's CPUs, are held up
      * for longer than the host's threads between the spawns. */
     TIMED("two_waiters", sched_case_two_waiters(0, 10, 1000000));
+}
+
+HIVE_TEST(group_waiters_both_sleep)
+{
+    /* The group's task, the entry and the second waiter each need a core. */
+    if (hive_cpu_count() < 3) {
+        printf("  skipped: %u core(s)\n", hive_cpu_count());
+        return;
+    }
+    TIMED("two_sleepers", sched_case_two_sleepers(0, 5));
 }
 
 HIVE_TEST(unwaited_group_is_reported)
