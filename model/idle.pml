@@ -939,7 +939,11 @@ inline GROUP_AND_WAIT() {
         if
         :: t -> STOP_SEARCHING(); RUN_SIMPLE()
         :: else ->
-           d_step {                               /* announce: its load and CAS */
+           /* announce: its load and CAS. With one waiter, SLEEPING (gsleep)
+            * is only ever its own and clear here, so only a zero count
+            * refuses; a second waiter, which marks OTHERS and sleeps too,
+            * is await.pml's. */
+           d_step {
              if
              :: pending == 0 || gsleep -> REACHED(17) ok = 0
              :: else -> gsleep = 1; ok = 1;

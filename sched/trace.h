@@ -86,6 +86,10 @@ enum hive_trace_wake {
     HIVE_TRACE_WAKE_RUN_END = 2, /* the run's last task finished */
     HIVE_TRACE_WAKE_OUTSIDE = 3, /* a spawn from outside task context (an
                                     interrupt handler) notified */
+    HIVE_TRACE_WAKE_AWAITED_ALL = 4, /* the last awaited piece of work of a
+                                        group that has had a second sleeping
+                                        waiter finished: every core is woken
+                                        (sched/wait.c), most for nothing */
 };
 
 #ifdef HIVE_TRACE

@@ -121,8 +121,10 @@ static enum await_mark announce(_Atomic unsigned long *awaited, unsigned core)
                                    : old | HIVE_AWAIT_OTHERS;
         /* relaxed (both): only the word's modification order matters here
          * (see the top); what the awaited work wrote is acquired by the
-         * count's loads. Even where OTHERS is set already (want == old),
-         * an RMW: the argument at the top is about this core's own. */
+         * count's loads. Where OTHERS is set already (want == old) a load
+         * that saw it would do, as only hive_group_init clears it; the CAS
+         * all the same keeps one path and the argument at the top as it
+         * stands. */
         if (atomic_compare_exchange_weak_explicit(awaited, &old, want, memory_order_relaxed,
                                                   memory_order_relaxed))
             return named ? AWAIT_NAMED : AWAIT_OTHER;
@@ -153,12 +155,14 @@ void hive_await_done(_Atomic unsigned long *awaited)
         hive_port_wake(named);
     }
     if (was & HIVE_AWAIT_OTHERS) {
-        /* Some other waiter sleeps, or slept, on the word: wake them all,
-         * this core too (a pending wake it will find spurious). */
+        /* Some other waiter sleeps, or slept, on the word: wake every core
+         * but the one named and this one, which runs this task and so is
+         * no sleeping waiter. */
+        struct hive_worker *self = hive_tls_worker;
         for (unsigned core = 0; core < hive_scheduler.workers; core++) {
-            if (core == named)
+            if (core == named || (self && core == self->id))
                 continue;
-            HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, core, HIVE_TRACE_WAKE_AWAITED);
+            HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, core, HIVE_TRACE_WAKE_AWAITED_ALL);
             hive_port_wake(core);
         }
     }

@@ -337,20 +337,23 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * returned may be spawned into again at once (another task still waiting
  * for it then waits for the new tasks too). Where several tasks wait for
  * one group, re-initialise or free it only once every one of those waits
- * has returned: a wait on its way out still uses the group. Each waiter
- * with nothing to run sleeps; once two have slept on a group, its last
- * task wakes every core (a parked core not waiting for it sleeps again)
- * until the group is re-initialised. Rule: a group
- * must be waited for by a task of the same run (usually the spawning task,
- * before it returns) - the run counts the waiting task, not the group's
- * tasks, and the group's storage must last until its waits return. A run
- * that ends with tasks of an unwaited group still queued drops them and
- * returns HIVE_EUNWAITED (hive_run); at one worker only tasks spawned in
- * the lower half of the stack are queued, so only those can be dropped.
+ * has returned: a wait on its way out still uses the group. A waiter with
+ * nothing to run sleeps (but in the lower half of the stack, where it
+ * polls), several at once too; once two have slept on a group at the same
+ * time, each time its count reaches zero wakes every core (a core not
+ * waiting for it sleeps again), until the group is re-initialised.
+ * Rule: a group must be waited for by a task of the same run (usually the
+ * spawning task, before it returns) - the run counts the waiting task, not
+ * the group's tasks, and the group's storage must last until its waits
+ * return. A run that ends with tasks of an unwaited group still queued
+ * drops them and returns HIVE_EUNWAITED (hive_run); at one worker only
+ * tasks spawned in the lower half of the stack are queued, so only those
+ * can be dropped.
  */
 struct hive_group {
     /* Tasks spawned and not yet finished (the low 48 bits); the top bits
-     * name a waiter that sleeps until they are (sched/wait.c). */
+     * name a waiter that sleeps until they are, and mark that others do
+     * (sched/wait.c). */
     _Atomic unsigned long pending;
 };
 #define HIVE_GROUP_INIT { 0 }

@@ -497,9 +497,9 @@ static void sched_case_group(unsigned cores, size_t n)
  * Two tasks wait for one group: the task that spawned its tasks, and one more
  * (a task of another group, spawned first, so that a thief takes it before
  * the group's own tasks). The group's tasks spin long enough (running time)
- * for a waiter with nothing to help with to park: one may sleep on the
- * group's word while the other polls until it withdraws (sched/wait.c,
- * model/await.pml). Each waiter checks, when its wait returns, that every
+ * for a waiter with nothing to help with to park: both may sleep on the
+ * group's word, one named in it and the other on its OTHERS bit
+ * (sched/wait.c, model/await.pml). Each waiter checks, when its wait returns, that every
  * task spawned into the group before its wait began is done: the spawner,
  * all of them; the second, those the spawner had counted as spawned when it
  * began (at one worker it runs at once, before any). Then the spawner
@@ -624,17 +624,26 @@ static void sched_case_two_waiters(unsigned cores, unsigned rounds, uint64_t spi
  * sees both waiters' cores asleep in hive_port_wait (SW_CORE_SLEEPING, the
  * port's); a second waiter that polled instead of sleeping would keep it
  * spinning to SW_SLEEPERS_LIMIT_NS, and the case fails (it did, before
- * the second waiter slept). Needs 3 cores: the entry spawns the task and
- * waits until another core has taken it (it must not wait for it in a
- * group wait, which would run it), then spawns the second waiter and waits
- * until a third core has taken that. Which wake ends the unnamed waiter's
- * park the case cannot tell: the named one, woken, stops searching and
- * hands off to the lowest parked core (idle.c, rule 2), often the other
- * waiter - so a completer that woke only the core named passes here too,
- * and model/await.pml (broken_no_broadcast) is what shows the wake of
- * every core is needed.
+ * the second waiter slept). Then the entry's wait returns, and the second
+ * waiter's must follow within SW_SLEEPERS_WAKE_NS: a park timeout of
+ * SW_SLEEPERS_PARK_TIMEOUT_NS, longer than that, ends a park no wake
+ * reached, so a lost wake fails the case instead of hanging it. The second
+ * waiter begins its wait SW_SLEEPERS_SECOND_LATE_NS late, so that the
+ * entry is named and the second marks OTHERS: then little but the
+ * broadcast wakes it (the idle protocol's hand-off, rule 2, may: the named
+ * waiter, woken, stops searching and wakes the lowest parked core, if it
+ * is the last searcher). A completer that woke only the core named failed
+ * the case at 4 and 8 workers; the other way round, the entry on OTHERS,
+ * the hand-off woke it in every round (core 0, the lowest).
+ * Needs 3 cores: the entry spawns the task and waits until another core
+ * has taken it (it must not wait for it in a group wait, which would run
+ * it), then spawns the second waiter and waits until a third core has
+ * taken that.
  */
-#define SW_SLEEPERS_LIMIT_NS 10000000000ull /* 10 s: a failure, never a pass */
+#define SW_SLEEPERS_LIMIT_NS 10000000000ull       /* 10 s: a failure, never a pass */
+#define SW_SLEEPERS_WAKE_NS 2000000000ull         /* 2 s: the same */
+#define SW_SLEEPERS_PARK_TIMEOUT_NS 5000000000ull /* 5 s */
+#define SW_SLEEPERS_SECOND_LATE_NS 2000000ull     /* 2 ms */
 
 struct sw_sleepers {
     struct hive_group g;        /* both wait for it */
@@ -650,6 +659,7 @@ struct sw_sleepers {
     atomic_ulong never_woken;   /* rounds whose second waiter was not woken */
     atomic_ulong early;         /* waits that returned before the task ended */
     unsigned rounds;
+    unsigned rounds_done;
 };
 
 static struct sw_sleepers sw_sleepers_g;
@@ -661,11 +671,13 @@ static void sw_sleepers_task(struct hive_task *t)
     /* release: pairs with the entry's acquire load (it spawns the second
      * waiter only once this task is taken). */
     atomic_store_explicit(&s->task_core, hive_worker_id(), memory_order_release);
+    /* relaxed: stored before the entry's spawn of this task, which
+     * publishes it (the header's claim, the deque's release push). */
+    int entry = atomic_load_explicit(&s->entry_core, memory_order_relaxed);
     uint64_t t0 = hive_port_now_ns();
     for (;;) {
         /* acquire: the second waiter's store of its core, before its wait. */
         int second = atomic_load_explicit(&s->second_core, memory_order_acquire);
-        int entry = atomic_load_explicit(&s->entry_core, memory_order_relaxed);
         if (second >= 0 && SW_CORE_SLEEPING((unsigned)entry) &&
             SW_CORE_SLEEPING((unsigned)second))
             break;
@@ -690,19 +702,39 @@ static void sw_sleepers_second(struct hive_task *t)
     struct sw_sleepers *s = &sw_sleepers_g;
     /* release: pairs with the task's and the entry's acquire loads. */
     atomic_store_explicit(&s->second_core, hive_worker_id(), memory_order_release);
+    /* Mostly after the entry's park: it is named, and this waiter marks
+     * OTHERS (see the top). */
+    sw_spin_running(SW_SLEEPERS_SECOND_LATE_NS);
     CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
     /* relaxed: ordered by the wait (acquire). */
     if (!atomic_load_explicit(&s->task_done, memory_order_relaxed))
         atomic_fetch_add(&s->early, 1);
-    /* relaxed: a flag the entry only polls; h's wait orders the rest. */
+    /* relaxed: a flag the entry only polls (its wait for h orders the
+     * rest). */
     atomic_store_explicit(&s->second_back, 1, memory_order_relaxed);
+}
+
+/* Until the second waiter's wait has returned, or SW_SLEEPERS_WAKE_NS. */
+static bool sw_sleepers_second_back(struct sw_sleepers *s)
+{
+    uint64_t t0 = hive_port_now_ns();
+    /* relaxed: a flag (sw_sleepers_second). */
+    while (!atomic_load_explicit(&s->second_back, memory_order_relaxed)) {
+        if (hive_port_now_ns() - t0 > SW_SLEEPERS_WAKE_NS)
+            return false;
+        SW_SPIN_PAUSE();
+    }
+    return true;
 }
 
 static void sw_sleepers_entry(void *unused)
 {
     (void)unused;
     struct sw_sleepers *s = &sw_sleepers_g;
-    /* relaxed: published to the tasks by their spawns. */
+    /* relaxed: published to the tasks by their spawns (the header's claim
+     * and the deque's release push), as are the resets below - each also
+     * follows, in its object's order, the store of the last round it
+     * overwrites, which that round's waits ordered before this. */
     atomic_store_explicit(&s->entry_core, hive_worker_id(), memory_order_relaxed);
     for (unsigned r = 0; r < s->rounds; r++) {
         hive_group_init(&s->g);
@@ -724,24 +756,19 @@ static void sw_sleepers_entry(void *unused)
         /* relaxed: ordered by the wait (acquire). */
         if (!atomic_load_explicit(&s->task_done, memory_order_relaxed))
             atomic_fetch_add(&s->early, 1);
-        /* The second waiter's wake: said here if it does not come, as the
-         * wait for h below would then not return (the ctest's limit ends
-         * it). Polled outside a wait, so that this core runs nothing. */
-        uint64_t t0 = hive_port_now_ns();
-        while (!atomic_load_explicit(&s->second_back, memory_order_relaxed)) {
-            if (hive_port_now_ns() - t0 > SW_SLEEPERS_LIMIT_NS) {
-                printf("  sleepers: the second waiter's wait has not returned %llu ms after "
-                       "the group's task ended\n",
-                       (unsigned long long)(SW_SLEEPERS_LIMIT_NS / 1000000));
-                atomic_fetch_add(&s->never_woken, 1);
-                break;
-            }
-            SW_SPIN_PAUSE();
+        /* Polled outside a wait, so that this core runs nothing meanwhile;
+         * past the limit the park timeout ends the second waiter's park,
+         * and the wait for h below returns. */
+        if (!sw_sleepers_second_back(s)) {
+            printf("  sleepers: the second waiter's wait had not returned %llu ms after the "
+                   "entry's\n", (unsigned long long)(SW_SLEEPERS_WAKE_NS / 1000000));
+            atomic_fetch_add(&s->never_woken, 1);
         }
         /* Every wait for g returns before the next round re-initialises it. */
         CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
-        if (atomic_load(&s->never_slept))
+        if (atomic_load(&s->never_slept) || atomic_load(&s->never_woken))
             break; /* failed: once is enough */
+        s->rounds_done = r + 1;
     }
 }
 
@@ -750,16 +777,21 @@ static void sched_case_two_sleepers(unsigned cores, unsigned rounds)
 {
     struct sw_sleepers *s = &sw_sleepers_g;
     s->rounds = rounds;
+    s->rounds_done = 0;
     atomic_store(&s->never_slept, 0);
     atomic_store(&s->never_woken, 0);
     atomic_store(&s->early, 0);
-    SW_RUN(cores, sw_sleepers_entry, NULL);
+    struct hive_config c = sw_cfg(cores);
+    c.park_timeout_ns = SW_SLEEPERS_PARK_TIMEOUT_NS;
+    CHECK_EQ(hive_run(sw_sleepers_entry, NULL, &c), HIVE_OK);
     CHECK_EQ(atomic_load(&s->never_slept), 0);
     CHECK_EQ(atomic_load(&s->never_woken), 0);
     CHECK_EQ(atomic_load(&s->early), 0);
-    printf("  %u cores: %u rounds with both waiters asleep at once, %llu sleeps in waits\n",
-           hive_stats_last()->cores, rounds - (unsigned)atomic_load(&s->never_slept),
-           (unsigned long long)hive_stats_last()->total.wait_parks);
+    /* hive_run's return ordered the entry's rounds_done before this. */
+    printf("  %u cores: %u of %u rounds, both waiters asleep at once and woken; %llu sleeps "
+           "in waits, %llu park timeouts\n", hive_stats_last()->cores, s->rounds_done, rounds,
+           (unsigned long long)hive_stats_last()->total.wait_parks,
+           (unsigned long long)hive_stats_last()->total.park_timeouts);
 }
 
 /* ---- exactly once: 10^6 intrusive tasks from everywhere -------------------------- */

@@ -92,10 +92,8 @@ HIVE_TEST(group_with_two_waiters)
 HIVE_TEST(group_waiters_both_sleep)
 {
     /* The group's task, the entry and the second waiter each need a core. */
-    if (hive_cpu_count() < 3) {
-        printf("  skipped: %u core(s)\n", hive_cpu_count());
-        return;
-    }
+    if (hive_cpu_count() < 3)
+        HIVE_SKIP("needs 3 cores");
     TIMED("two_sleepers", sched_case_two_sleepers(0, 5));
 }
 
