@@ -40,9 +40,11 @@
  *   - a group task may spawn another into its group before it ends (the
  *     count up, from the task that is still counted): one completer does.
  *
- * Bounds: two waiters (cores 0 and 1), NDONE completers (one of which
- * spawns one more), NSPUR early park ends per waiter. The completers run
- * on other cores, which are not modelled beyond their wakes.
+ * Bounds: NWAIT waiters (2; cores 0 to NWAIT-1), NDONE completers (one of
+ * which spawns one more), NSPUR early park ends per waiter. The completers
+ * run on other cores, which are not modelled beyond their wakes. With
+ * -DNWAIT=3 two waiters may sleep on OTHERS at once, and one of them be
+ * named in its turn while the other still sleeps there.
  *
  * Three looks at the count guard the race of a park with the last
  * completion: announce refuses a word whose count is zero, the park loop
@@ -96,6 +98,9 @@ mtype = { OVER, NAMED, OTHER };
 #ifndef NDONE
 #define NDONE 4
 #endif
+#ifndef NWAIT
+#define NWAIT 2 /* 2 or 3 */
+#endif
 #ifndef NSPUR
 #define NSPUR 3
 #endif
@@ -119,16 +124,16 @@ byte unfinished = NDONE; /* ghost: the first round's tasks not done yet (the
 bit slept;          /* HIVE_AWAIT_SLEEPING */
 byte core;          /* the core field: whose waiter sleeps on the word */
 bit others;         /* HIVE_AWAIT_OTHERS */
-bit pending[2];     /* the port's pending wake, per waiter core */
+bit pending[NWAIT]; /* the port's pending wake, per waiter core */
 #ifdef BUG_WAKE_NOT_PENDING
-bit in_wait[2];     /* the core is inside hive_port_wait */
+bit in_wait[NWAIT]; /* the core is inside hive_port_wait */
 #define IN_WAIT(c, v) in_wait[c] = v
 #else
 #define IN_WAIT(c, v) skip
 #endif
 #ifdef PROBES
-bit withdrew[2];    /* ghost, for the probes: the waiter has withdrawn once */
-bit second[2];      /* ghost: named after the other's withdraw */
+byte withdrew;      /* ghost, for the probes: bit w, waiter w has withdrawn */
+bit second[NWAIT];  /* ghost: named after another's withdraw */
 #define GHOST(x) x
 #else
 #define GHOST(x) skip
@@ -147,6 +152,10 @@ inline port_wake(c) {
 }
 
 /* hive_group_task_done -> hive_await_done */
+/* The broadcast's wake of waiter core k, unless the word named it. */
+#define WAKE_UNNAMED(k) \
+  if :: was_slept && was_core == k -> skip :: else -> port_wake(k) fi
+
 proctype Done(bit spawns; bit first) {
   byte was_count, was_core;
   bit was_slept, was_others;
@@ -181,8 +190,11 @@ proctype Done(bit spawns; bit first) {
   if
   :: was_count == 1 && was_others ->
      printf("the last task done wakes every other core (OTHERS)\n");
-     if :: was_slept && was_core == 0 -> skip :: else -> port_wake(0) fi;
-     if :: was_slept && was_core == 1 -> skip :: else -> port_wake(1) fi
+     WAKE_UNNAMED(0);          /* every waiter core but the one named */
+     WAKE_UNNAMED(1)
+#if NWAIT > 2
+     ; WAKE_UNNAMED(2)
+#endif
   :: else -> skip
   fi;
 #endif
@@ -214,7 +226,7 @@ wait:
        fi
      };
      GHOST(if
-     :: mark == NAMED && withdrew[1 - me] -> second[me] = 1; REACHED(2) skip
+     :: mark == NAMED && (withdrew & ~(1 << me)) -> second[me] = 1; REACHED(2) skip
      :: mark == OTHER -> REACHED(1) skip /* the other is named */
      :: else -> skip
      fi);
@@ -248,7 +260,7 @@ wait:
         if
         :: mark == NAMED ->
            atomic {            /* withdraw: fetch_and(~(SLEEPING | CORE)) */
-             slept = 0; core = 0; GHOST(withdrew[me] = 1)
+             slept = 0; core = 0; GHOST(withdrew = withdrew | (1 << me))
 #ifdef BUG_WITHDRAW_OTHERS
              ; others = 0
 #endif
@@ -292,8 +304,11 @@ wait:
 init {
   byte i = 1;
   atomic {
-    run Waiter(0);
-    run Waiter(1);
+    do
+    :: i <= NWAIT -> run Waiter(i - 1); i++
+    :: else -> break
+    od;
+    i = 1;
     run Done(1, 1);
     do
     :: i < NDONE -> run Done(0, 1); i++
