@@ -1,14 +1,14 @@
 /*
- * The await word of sched/wait.c, with two waiters on it: the count of a
- * group's (or a join frame's) unfinished work and the waiters that sleep on
- * it, in one atomic word. hive_group_wait may be called by more than one
+ * The await word of sched/wait.c, with two (or three) waiters on it: the
+ * count of a group's (or a join frame's) unfinished work and the waiters
+ * that sleep on it, in one atomic word. hive_group_wait may be called by more than one
  * task for one group; the first to park is named in the word (SLEEPING and
  * its core), and a second finds SLEEPING taken, sets OTHERS and sleeps too;
  * the last completion wakes the core named and, with OTHERS, every core.
  * The named waiter withdraws after its park (SLEEPING and the core), and
  * the other may be named in its turn; OTHERS stays until the group is
  * re-initialised. idle.pml has one waiter and the whole idle protocol
- * around it; this model has the word alone, with both waiters, so that
+ * around it; this model has the word alone, with every waiter, so that
  * every order of announce, park, withdraw and the completers' decrements is
  * searched.
  *
@@ -23,9 +23,9 @@
  * ordering is the port's, kernel/port.c and idle.pml):
  *   - hive_await_done: one RMW that takes one off the count and returns
  *     the word as it was; if it took the last one, the wake of the core
- *     the word names if it said SLEEPING, and of both waiter cores if it
- *     said OTHERS (separate steps: the port's pending wake, consumed by
- *     that core's next wait);
+ *     the word names if it said SLEEPING, and of every other waiter core
+ *     if it said OTHERS (separate steps: the port's pending wake, consumed
+ *     by that core's next wait);
  *   - hive_wait_for's loop: the count's load; announce (a CAS that
  *     succeeds only on a word whose count is not zero: it sets SLEEPING
  *     and the core if SLEEPING is clear, else OTHERS); then
@@ -99,7 +99,10 @@ mtype = { OVER, NAMED, OTHER };
 #define NDONE 4
 #endif
 #ifndef NWAIT
-#define NWAIT 2 /* 2 or 3 */
+#define NWAIT 2
+#endif
+#if NWAIT < 2 || NWAIT > 3
+#error "NWAIT: 2 or 3 (the broadcast wakes cores 0 to 2, WAKE_UNNAMED)"
 #endif
 #ifndef NSPUR
 #define NSPUR 3
@@ -118,6 +121,21 @@ c_decl { unsigned long hive_reached; }
 #define REACHED(k)
 #endif
 
+/* Probes 7 and 8 (three waiters): whether another waiter's mark is OTHER,
+ * from a ghost copy of the marks kept in the steps that set and clear them.
+ * It costs states (the merged local step that clears a mark touches a
+ * global), so only where asked for. */
+#if defined(PROBES) && NWAIT > 2
+bit on_others[NWAIT];
+#define SET_ON_OTHERS on_others[me] = 1
+#define CLEAR_MARK d_step { mark = 0; on_others[me] = 0 }
+#define ANOTHER_ON_OTHERS (on_others[0] + on_others[1] + on_others[2] > on_others[me])
+#else
+#define SET_ON_OTHERS skip
+#define CLEAR_MARK mark = 0
+#define ANOTHER_ON_OTHERS 0
+#endif
+
 byte count = NDONE; /* HIVE_AWAIT_COUNT_MASK's part of the word */
 byte unfinished = NDONE; /* ghost: the first round's tasks not done yet (the
                           * count itself, but for REUSE's second round) */
@@ -134,6 +152,7 @@ bit in_wait[NWAIT]; /* the core is inside hive_port_wait */
 #ifdef PROBES
 byte withdrew;      /* ghost, for the probes: bit w, waiter w has withdrawn */
 bit second[NWAIT];  /* ghost: named after another's withdraw */
+
 #define GHOST(x) x
 #else
 #define GHOST(x) skip
@@ -217,17 +236,21 @@ wait:
        if
 #ifdef NO_ANNOUNCE_LOOK
        :: !slept -> slept = 1; core = me; mark = NAMED
-       :: slept -> others = 1; mark = OTHER
+       :: slept -> others = 1; mark = OTHER; SET_ON_OTHERS
 #else
        :: count != 0 && !slept -> slept = 1; core = me; mark = NAMED
-       :: count != 0 && slept -> others = 1; mark = OTHER
+       :: count != 0 && slept -> others = 1; mark = OTHER; SET_ON_OTHERS
        :: else -> mark = OVER
 #endif
        fi
      };
      GHOST(if
-     :: mark == NAMED && (withdrew & ~(1 << me)) -> second[me] = 1; REACHED(2) skip
-     :: mark == OTHER -> REACHED(1) skip /* the other is named */
+     :: mark == NAMED && (withdrew & ~(1 << me)) && ANOTHER_ON_OTHERS ->
+        second[me] = 1; REACHED(2) REACHED(8) skip
+     :: mark == NAMED && (withdrew & ~(1 << me)) && !ANOTHER_ON_OTHERS ->
+        second[me] = 1; REACHED(2) skip
+     :: mark == OTHER && ANOTHER_ON_OTHERS -> REACHED(1) REACHED(7) skip
+     :: mark == OTHER && !ANOTHER_ON_OTHERS -> REACHED(1) skip /* another is named */
      :: else -> skip
      fi);
      if
@@ -279,7 +302,7 @@ wait:
 #endif
      :: else -> skip           /* the count is zero: the loop's look ends it */
      fi;
-     mark = 0                  /* dead from here: not part of the state */
+     CLEAR_MARK                /* dead from here: not part of the state */
   od;
   printf("W%d: the wait returns\n", me);
   assert(unfinished == 0);     /* every task spawned before it is done */

@@ -36,7 +36,7 @@ void hive_group_init(struct hive_group *g)
 
 void hive_group_task_done(struct hive_group *g)
 {
-    /* Releases the task's writes to the waiter, and wakes it if it sleeps.
+    /* Releases the task's writes to the waiters, and wakes those that sleep.
      * After this the group may be gone (its wait returned): the last access. */
     hive_await_done(&g->pending);
 }

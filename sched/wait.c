@@ -57,7 +57,8 @@
  * sleeping waiters wakes every core at each last completion until it is
  * re-initialised: spurious wakes, which a parked core answers by looking at
  * its own word or the idle word and sleeping again. A join has one waiter
- * and never sets it. model/await.pml checks the word with two waiters.
+ * and never sets it. model/await.pml checks the word with two and with three
+ * waiters.
  */
 #include "sched/sched_internal.h"
 
