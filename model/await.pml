@@ -1,10 +1,11 @@
 /*
  * The await word of sched/wait.c, with two (or three) waiters on it: the
  * count of a group's (or a join frame's) unfinished work and the waiters
- * that sleep on it, in one atomic word. hive_group_wait may be called by more than one
- * task for one group; the first to park is named in the word (SLEEPING and
- * its core), and a second finds SLEEPING taken, sets OTHERS and sleeps too;
- * the last completion wakes the core named and, with OTHERS, every core.
+ * that sleep on it, in one atomic word. hive_group_wait may be called by
+ * more than one task for one group; the first to park is named in the
+ * word (SLEEPING and its core), and a second finds SLEEPING taken, sets
+ * OTHERS and sleeps too; the last completion wakes the core named and,
+ * with OTHERS, every core.
  * The named waiter withdraws after its park (SLEEPING and the core), and
  * the other may be named in its turn; OTHERS stays until the group is
  * re-initialised. idle.pml has one waiter and the whole idle protocol
