@@ -24,9 +24,9 @@
  * ordering is the port's, kernel/port.c and idle.pml):
  *   - hive_await_done: one RMW that takes one off the count and returns
  *     the word as it was; if it took the last one, the wake of the core
- *     the word names if it said SLEEPING, and of every other waiter core
- *     if it said OTHERS (separate steps: the port's pending wake, consumed
- *     by that core's next wait);
+ *     the word names if it said SLEEPING, or of every waiter core if it
+ *     said OTHERS (separate steps: the port's pending wake, consumed by
+ *     that core's next wait);
  *   - hive_wait_for's loop: the count's load; announce (a CAS that
  *     succeeds only on a word whose count is not zero: it sets SLEEPING
  *     and the core if SLEEPING is clear, else OTHERS); then
@@ -103,7 +103,7 @@ mtype = { OVER, NAMED, OTHER };
 #define NWAIT 2
 #endif
 #if NWAIT < 2 || NWAIT > 3
-#error "NWAIT: 2 or 3 (the broadcast wakes cores 0 to 2, WAKE_UNNAMED)"
+#error "NWAIT: 2 or 3 (the broadcast wakes cores 0 to 2)"
 #endif
 #ifndef NSPUR
 #define NSPUR 3
@@ -172,9 +172,13 @@ inline port_wake(c) {
 }
 
 /* hive_group_task_done -> hive_await_done */
-/* The broadcast's wake of waiter core k, unless the word named it. */
-#define WAKE_UNNAMED(k) \
-  if :: was_slept && was_core == k -> skip :: else -> port_wake(k) fi
+/* Whether the last completion wakes every core: the word said OTHERS
+ * (hive_await_done), or never (the planted bug). */
+#ifdef BUG_NO_BROADCAST
+#define BROADCAST 0
+#else
+#define BROADCAST was_others
+#endif
 
 proctype Done(bit spawns; bit first) {
   byte was_count, was_core;
@@ -200,24 +204,20 @@ proctype Done(bit spawns; bit first) {
   };
 #endif
   if
-  :: was_count == 1 && was_slept ->
+  :: was_count == 1 && BROADCAST ->
+     GHOST(if :: was_slept && second[was_core] -> REACHED(4) skip :: else -> skip fi);
+     printf("the last task done wakes every core (OTHERS)\n");
+     port_wake(0);             /* every waiter core, the one named among */
+     port_wake(1)              /* them: one step a wake */
+#if NWAIT > 2
+     ; port_wake(2)
+#endif
+  :: was_count == 1 && !BROADCAST && was_slept ->
      GHOST(if :: second[was_core] -> REACHED(4) skip :: else -> skip fi);
      printf("the last task done wakes core %d\n", was_core);
      port_wake(was_core)
   :: else -> skip
   fi;
-#ifndef BUG_NO_BROADCAST
-  if
-  :: was_count == 1 && was_others ->
-     printf("the last task done wakes every other core (OTHERS)\n");
-     WAKE_UNNAMED(0);          /* every waiter core but the one named */
-     WAKE_UNNAMED(1)
-#if NWAIT > 2
-     ; WAKE_UNNAMED(2)
-#endif
-  :: else -> skip
-  fi;
-#endif
   /* dead from here: not part of the state */
   d_step { was_count = 0; was_slept = 0; was_core = 0; was_others = 0 }
 }

@@ -82,6 +82,16 @@ void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited)
         w->tick_start_ns = hive_port_now_ns();
 }
 
+void hive_wake_every_core(unsigned except, unsigned why)
+{
+    for (unsigned core = 0; core < hive_scheduler.workers; core++)
+        if (core != except) {
+            HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, core, why);
+            hive_port_wake(core);
+        }
+    (void)why; /* read by the trace only */
+}
+
 void hive_park(struct hive_worker *w)
 {
     hive_park_until(w, NULL);

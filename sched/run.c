@@ -88,11 +88,8 @@ static void end_run(void)
     atomic_store(&hive_scheduler.done, true);
     struct hive_worker *self = hive_tls_worker;
     bool wake_self = hive_port_in_interrupt();
-    for (unsigned i = 0; i < hive_scheduler.workers; i++)
-        if (!self || i != self->id || wake_self) {
-            HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, i, HIVE_TRACE_WAKE_RUN_END);
-            hive_port_wake(i);
-        }
+    hive_wake_every_core(self && !wake_self ? self->id : HIVE_SCHED_MAX_CORES,
+                         HIVE_TRACE_WAKE_RUN_END);
 }
 
 void hive_outstanding_sub(unsigned long n)

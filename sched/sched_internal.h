@@ -323,6 +323,11 @@ void hive_park(struct hive_worker *w);
 /* The same for a waiter (wait.c), which also leaves once `awaited`'s count
  * is zero. */
 void hive_park_until(struct hive_worker *w, _Atomic unsigned long *awaited);
+/* Wake every core of the run but `except` (HIVE_SCHED_MAX_CORES: none), for
+ * reason `why` (enum hive_trace_wake): where a waker does not know which
+ * cores sleep - the run's end, a group's last task with OTHERS (wait.c).
+ * Cores that do not sleep keep a pending wake their next wait finds. */
+void hive_wake_every_core(unsigned except, unsigned why);
 
 /* ---- run_task.c ---- */
 /* Run one task taken from a queue: bookkeeping, then its fn. */

@@ -149,23 +149,17 @@ void hive_await_done(_Atomic unsigned long *awaited)
     unsigned long was = atomic_fetch_sub_explicit(awaited, 1, memory_order_release);
     if ((was & HIVE_AWAIT_COUNT_MASK) != 1)
         return;
-    unsigned named = HIVE_SCHED_MAX_CORES; /* none */
-    if (was & HIVE_AWAIT_SLEEPING) {
-        named = (unsigned)((was & HIVE_AWAIT_CORE_MASK) >> HIVE_AWAIT_CORE_SHIFT);
+    if (was & HIVE_AWAIT_OTHERS) {
+        /* Some waiter besides the one named sleeps, or slept, on the word:
+         * wake every core - the one named among them - but this one, which
+         * runs this task and so is no sleeping waiter. */
+        struct hive_worker *self = hive_tls_worker;
+        hive_wake_every_core(self ? self->id : HIVE_SCHED_MAX_CORES,
+                             HIVE_TRACE_WAKE_AWAITED_ALL);
+    } else if (was & HIVE_AWAIT_SLEEPING) {
+        unsigned named = (unsigned)((was & HIVE_AWAIT_CORE_MASK) >> HIVE_AWAIT_CORE_SHIFT);
         HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, named, HIVE_TRACE_WAKE_AWAITED);
         hive_port_wake(named);
-    }
-    if (was & HIVE_AWAIT_OTHERS) {
-        /* Some other waiter sleeps, or slept, on the word: wake every core
-         * but the one named and this one, which runs this task and so is
-         * no sleeping waiter. */
-        struct hive_worker *self = hive_tls_worker;
-        for (unsigned core = 0; core < hive_scheduler.workers; core++) {
-            if (core == named || (self && core == self->id))
-                continue;
-            HIVE_TRACE_EVENT(HIVE_TRACE_WAKE, core, HIVE_TRACE_WAKE_AWAITED_ALL);
-            hive_port_wake(core);
-        }
     }
 }
 
