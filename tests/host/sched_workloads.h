@@ -501,9 +501,9 @@ static void sched_case_group(unsigned cores, size_t n)
  * group's word, one named in it and the other on its OTHERS bit
  * (sched/wait.c, model/await.pml). Each waiter checks, when its wait
  * returns, that every task spawned into the group before its wait began
- * is done: the spawner,
- * all of them; the second, those the spawner had counted as spawned when it
- * began (at one worker it runs at once, before any). Then the spawner
+ * is done: the spawner, all of them; the second, those the spawner had
+ * counted as spawned when it began (at one worker it runs at once, before
+ * any). Then the spawner
  * reuses the group at once - one more task, one more wait - while the
  * second waiter may still be in its wait: spawning into a group whose wait
  * has returned is allowed (hive.h); re-initialising it is not until every
