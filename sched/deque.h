@@ -134,6 +134,18 @@ static inline uint32_t hive_deque_bottom(struct hive_deque *d)
     return atomic_load_explicit(&d->bottom, memory_order_relaxed);
 }
 
+/* Owner: would a push find the deque full? A stale top (a steal not seen
+ * yet) can only say full where a push would have found one free slot: the
+ * deque was full a moment ago. relaxed (both): only this core writes
+ * bottom, and the answer is a hint the caller may act on either way. */
+static inline bool hive_deque_full(struct hive_deque *d)
+{
+    HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
+    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    uint32_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    return (int32_t)(b - t) >= (int32_t)HIVE_DEQUE_CAP;
+}
+
 /* Any core: take the oldest task. HIVE_STEAL_OK with *out set, HIVE_STEAL_EMPTY,
  * or HIVE_STEAL_BUSY when a racing pop or steal won (worth retrying). */
 enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task **out);

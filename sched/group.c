@@ -2,9 +2,12 @@
  * hive_group: spawn any number of tasks, then wait for all of them, running
  * other work meanwhile (as hive_join does).
  *
- * Group tasks go to the spawning core's fork-join deque (sched/deque.h; a full
- * deque hands the task back and it runs inline at once), so the waiter pops
- * its own group's tasks newest first and thieves take the oldest.
+ * Group tasks go to the spawning core's fork-join deque (sched/deque.h), so
+ * the waiter pops its own group's tasks newest first and thieves take the
+ * oldest. Where that deque is full the spawn runs the task at once, inline;
+ * hive_group_spawn looks before it claims the header, so such a task costs
+ * what a call does (hive_run_at_once), not a claim, a count and a refused
+ * push first.
  *
  * In a run of one worker a group spawn runs its task at once instead, on
  * the spawner's stack, as OpenMP's task may be run: no other core
@@ -67,8 +70,9 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
         return;
     }
     /* At once (the top), or a full deque (whose refused push the trace
-     * has as a spawn to it): now, as hive_run_at_once would, but through
-     * the count, as t's header is claimed. */
+     * has as a spawn to it; hive_group_spawn looked for one already, so
+     * this is hive_group_spawn_fn's): now, as hive_run_at_once would, but
+     * through the count, as t's header is claimed. */
     w->stats.run_at_spawn++;
     hive_run_task(w, t);
 }
@@ -83,12 +87,17 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
         return HIVE_ESTATE;
     /* It may run the task at once (one worker, or a full deque). */
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
-    /* At once (the top), with the header untouched, unless it is still
-     * queued - then the claim below refuses it. acquire: pairs with the
-     * release store of IDLE by the task's last run (run_task.c), give-back
-     * (spawn.c) or drop at a run's end (run.c), as the claim's CAS does. */
+    /* At once (the top), or where the deque is full and the push would
+     * refuse it, with the header untouched, unless it is still queued - then
+     * the claim below refuses it. Untouched: no claim, no count, no
+     * give-back, where a refused push pays all three and then runs the task
+     * all the same; a group that spawns past the deque's room (UTS T3's
+     * root, 2,000 children: most of its 4 million nodes at 2 workers) runs
+     * all but the first 256 so. acquire: pairs with the release store of
+     * IDLE by the task's last run (run_task.c), give-back (spawn.c) or drop
+     * at a run's end (run.c), as the claim's CAS does. */
     char here;
-    if (at_once(w, &here) &&
+    if ((at_once(w, &here) || hive_deque_full(&w->queues.forkjoin)) &&
         atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
         hive_run_at_once(w, task, fn);
         return HIVE_OK;

@@ -336,7 +336,8 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t);
 void hive_run_watched_fn(struct hive_worker *w, struct hive_task *t, void (*fn)(struct hive_task *));
 /*
  * fn(task) run by its spawner on its own stack instead of queued
- * (hive_spawn_or_run; hive_group_spawn in a run of one worker: group.c).
+ * (hive_spawn_or_run; hive_group_spawn in a run of one worker or into a full
+ * deque: group.c).
  * Nothing is counted: the spawner is a running task, so the run cannot end
  * meanwhile, and the spawn is over when fn returns. What a queued task has,
  * it has too: a floor of its own (a deep wait inside it pops nothing its

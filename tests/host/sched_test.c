@@ -104,6 +104,14 @@ HIVE_TEST(group_covers_once)
         sched_case_group(n, 100000 / SCALE);
 }
 
+HIVE_TEST(group_spawn_into_a_full_deque)
+{
+    /* One core fills its deque while a blocker holds every other. */
+    static const unsigned counts[] = {2, 4, 8};
+    for (unsigned i = 0; i < 3; i++)
+        sched_case_group_full_deque(counts[i]);
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)

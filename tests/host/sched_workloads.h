@@ -491,6 +491,110 @@ static void sched_case_group(unsigned cores, size_t n)
     free(c.hits);
 }
 
+/* ---- a group spawn into a full deque ------------------------------------------------- */
+
+/*
+ * A group spawn that finds its core's fork-join deque full runs the task at
+ * once, before it returns, and leaves its header alone (sched/group.c) -
+ * unless the header is still queued, which is refused with HIVE_EBUSY as
+ * anywhere else: the shortcut must not run a queued task a second time.
+ * Every other core is held by a blocker task first (stolen from the
+ * entry's deque, then spinning until released), so nobody steals from the
+ * entry's deque while it fills it: HIVE_DEQUE_CAP - 1 fillers, then q, the
+ * newest. Then q again (refused), then one more task (run at once), then
+ * the blockers go and every wait returns; each task ran exactly once.
+ */
+#define SW_FULL_FILLERS (HIVE_DEQUE_CAP - 1u)
+#define SW_FULL_LIMIT_NS 10000000000ull /* running time for the blockers to start */
+
+struct sw_full {
+    struct hive_group g, blocked;
+    struct hive_task fillers[SW_FULL_FILLERS], q, extra;
+    struct hive_task blockers[HIVE_SCHED_MAX_CORES]; /* one per core beyond the entry's */
+    atomic_uint filler_runs, q_runs, extra_runs, blockers_started;
+    atomic_bool release;
+    unsigned blockers_wanted;
+    int rc_q, rc_q_again, rc_extra;
+    unsigned extra_ran_before_return, blockers_late;
+};
+
+static struct sw_full sw_full_g;
+
+static void sw_full_filler(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_full_g.filler_runs, 1);
+}
+
+static void sw_full_q(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_full_g.q_runs, 1);
+}
+
+static void sw_full_extra(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_full_g.extra_runs, 1);
+}
+
+static void sw_full_blocker(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_full_g.blockers_started, 1);
+    while (!atomic_load(&sw_full_g.release))
+        SW_SPIN_PAUSE();
+}
+
+static void sw_full_entry(void *unused)
+{
+    (void)unused;
+    struct sw_full *s = &sw_full_g;
+    for (unsigned i = 0; i < s->blockers_wanted; i++)
+        CHECK_EQ(hive_group_spawn(&s->blocked, &s->blockers[i], sw_full_blocker), HIVE_OK);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (atomic_load(&s->blockers_started) < s->blockers_wanted)
+        if (sw_active_poll(&a) > SW_FULL_LIMIT_NS) {
+            s->blockers_late = 1;
+            break;
+        }
+    if (!s->blockers_late) {
+        for (unsigned i = 0; i < SW_FULL_FILLERS; i++)
+            CHECK_EQ(hive_group_spawn(&s->g, &s->fillers[i], sw_full_filler), HIVE_OK);
+        s->rc_q = hive_group_spawn(&s->g, &s->q, sw_full_q);
+        s->rc_q_again = hive_group_spawn(&s->g, &s->q, sw_full_q);
+        s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_extra);
+        s->extra_ran_before_return = atomic_load(&s->extra_runs);
+    }
+    atomic_store(&s->release, 1);
+    CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&s->blocked), HIVE_OK);
+}
+
+static void sched_case_group_full_deque(unsigned cores)
+{
+    struct sw_full *s = &sw_full_g;
+    memset(s, 0, sizeof *s);
+    unsigned n = cores ? cores : hive_core_count();
+    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
+    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+        return;
+    s->blockers_wanted = n - 1;
+    SW_RUN(cores, sw_full_entry, NULL);
+    CHECK_EQ(s->blockers_late, 0);
+    CHECK_EQ(atomic_load(&s->blockers_started), s->blockers_wanted);
+    CHECK_EQ(s->rc_q, HIVE_OK);
+    CHECK_EQ(s->rc_q_again, HIVE_EBUSY);
+    CHECK_EQ(s->rc_extra, HIVE_OK);
+    CHECK_EQ(s->extra_ran_before_return, 1);
+    CHECK_EQ(atomic_load(&s->filler_runs), SW_FULL_FILLERS);
+    CHECK_EQ(atomic_load(&s->q_runs), 1);
+    CHECK_EQ(atomic_load(&s->extra_runs), 1);
+    CHECK_EQ(atomic_load(&s->q.state), HIVE_TASK_IDLE);
+    CHECK_EQ(atomic_load(&s->extra.state), HIVE_TASK_IDLE);
+}
+
 /* ---- one group, two waiters ---------------------------------------------------------- */
 
 /*

@@ -82,6 +82,14 @@ HIVE_TEST(group_covers_once)
     TIMED("group", sched_case_group(0, 20000));
 }
 
+HIVE_TEST(group_spawn_into_a_full_deque)
+{
+    /* One core fills its deque while a blocker holds every other. */
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("needs 2 cores");
+    TIMED("group_full_deque", sched_case_group_full_deque(0));
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     /* 1 ms tasks: QEMU's vCPUs, more than the host's CPUs, are held up
