@@ -70,9 +70,10 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
         return;
     }
     /* At once (the top), or a full deque (whose refused push the trace
-     * has as a spawn to it; hive_group_spawn looked for one already, so
-     * this is hive_group_spawn_fn's): now, as hive_run_at_once would, but
-     * through the count, as t's header is claimed. */
+     * has as a spawn to it; mostly hive_group_spawn_fn's, as
+     * hive_group_spawn looks for one first - unless its header was still
+     * queued then and ran before its claim): now, as hive_run_at_once
+     * would, but through the count, as t's header is claimed. */
     w->stats.run_at_spawn++;
     hive_run_task(w, t);
 }
@@ -87,19 +88,36 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
         return HIVE_ESTATE;
     /* It may run the task at once (one worker, or a full deque). */
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
-    /* At once (the top), or where the deque is full and the push would
-     * refuse it, with the header untouched, unless it is still queued - then
-     * the claim below refuses it. Untouched: no claim, no count, no
-     * give-back, where a refused push pays all three and then runs the task
-     * all the same; a group that spawns past the deque's room (UTS T3's
-     * root, 2,000 children: most of its 4 million nodes at 2 workers) runs
-     * all but the first 256 so. acquire: pairs with the release store of
-     * IDLE by the task's last run (run_task.c), give-back (spawn.c) or drop
-     * at a run's end (run.c), as the claim's CAS does. */
+    /* At once, with the header untouched, unless it is still queued - then
+     * the claim below refuses it: at the top of the stack in a run of one
+     * worker, or where the deque is full and the push would refuse it.
+     * acquire: pairs with the release store of IDLE by the task's last run
+     * (run_task.c), give-back (spawn.c) or drop at a run's end (run.c), as
+     * the claim's CAS does. */
     char here;
-    if ((at_once(w, &here) || hive_deque_full(&w->queues.forkjoin)) &&
+    bool solo = at_once(w, &here);
+    if ((solo || hive_deque_full(&w->queues.forkjoin)) &&
         atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
+        if (solo) {
+            /* Uncounted too: the only other waiters of g are tasks below
+             * this one on this core's stack, which cannot resume before fn
+             * has returned. */
+            hive_run_at_once(w, task, fn);
+            return HIVE_OK;
+        }
+        /* Counted: a task of another core may wait for g meanwhile, and must
+         * not see its count reach zero while fn runs. relaxed: the decrement
+         * after fn (a release RMW, later in the count's modification order)
+         * is what a waiter's acquire load pairs with. Without the claim and
+         * the give-back (the task is never queued, so no spawn of it can be
+         * refused as still queued: its run has started, as hive.h puts it)
+         * and the refused push, where a full deque paid all three and then
+         * ran the task all the same: a group that spawns past the deque's room (UTS T3's
+         * root, 2,000 children: most of its 4 million nodes at 2 workers)
+         * runs all but the first 256 so. */
+        atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
         hive_run_at_once(w, task, fn);
+        hive_group_task_done(g);
         return HIVE_OK;
     }
     int err = hive_spawn_claim(task, fn);

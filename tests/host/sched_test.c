@@ -106,10 +106,11 @@ HIVE_TEST(group_covers_once)
 
 HIVE_TEST(group_spawn_into_a_full_deque)
 {
-    /* One core fills its deque while a blocker holds every other. */
+    /* One core fills its deque while a blocker holds every other; then a
+     * wait on another core for a task run so. */
     static const unsigned counts[] = {2, 4, 8};
     for (unsigned i = 0; i < 3; i++)
-        sched_case_group_full_deque(counts[i]);
+        sched_case_group_full_deque(counts[i], 20 / SCALE);
 }
 
 HIVE_TEST(group_with_two_waiters)

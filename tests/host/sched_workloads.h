@@ -495,17 +495,18 @@ static void sched_case_group(unsigned cores, size_t n)
 
 /*
  * A group spawn that finds its core's fork-join deque full runs the task at
- * once, before it returns, and leaves its header alone (sched/group.c) -
+ * once, before it returns, without claiming its header (sched/group.c) -
  * unless the header is still queued, which is refused with HIVE_EBUSY as
  * anywhere else: the shortcut must not run a queued task a second time.
  * Every other core is held by a blocker task first (stolen from the
  * entry's deque, then spinning until released), so nobody steals from the
  * entry's deque while it fills it: HIVE_DEQUE_CAP - 1 fillers, then q, the
- * newest. Then q again (refused), then one more task (run at once), then
- * the blockers go and every wait returns; each task ran exactly once.
+ * newest. Then q again (refused), then one more task (run at once, its
+ * header untouched), then the blockers go and every wait returns; each task
+ * ran exactly once.
  */
 #define SW_FULL_FILLERS (HIVE_DEQUE_CAP - 1u)
-#define SW_FULL_LIMIT_NS 10000000000ull /* running time for the blockers to start */
+#define SW_FULL_LIMIT_NS 10000000000ull /* running time for what a case waits for */
 
 struct sw_full {
     struct hive_group g, blocked;
@@ -520,22 +521,11 @@ struct sw_full {
 
 static struct sw_full sw_full_g;
 
-static void sw_full_filler(struct hive_task *t)
+/* Each task counts its runs, by which header it is. */
+static void sw_full_count(struct hive_task *t)
 {
-    (void)t;
-    atomic_fetch_add(&sw_full_g.filler_runs, 1);
-}
-
-static void sw_full_q(struct hive_task *t)
-{
-    (void)t;
-    atomic_fetch_add(&sw_full_g.q_runs, 1);
-}
-
-static void sw_full_extra(struct hive_task *t)
-{
-    (void)t;
-    atomic_fetch_add(&sw_full_g.extra_runs, 1);
+    struct sw_full *s = &sw_full_g;
+    atomic_fetch_add(t == &s->q ? &s->q_runs : t == &s->extra ? &s->extra_runs : &s->filler_runs, 1);
 }
 
 static void sw_full_blocker(struct hive_task *t)
@@ -554,17 +544,19 @@ static void sw_full_entry(void *unused)
         CHECK_EQ(hive_group_spawn(&s->blocked, &s->blockers[i], sw_full_blocker), HIVE_OK);
     struct sw_active a;
     sw_active_start(&a);
-    while (atomic_load(&s->blockers_started) < s->blockers_wanted)
+    while (atomic_load(&s->blockers_started) < s->blockers_wanted) {
         if (sw_active_poll(&a) > SW_FULL_LIMIT_NS) {
             s->blockers_late = 1;
             break;
         }
+        SW_SPIN_PAUSE();
+    }
     if (!s->blockers_late) {
         for (unsigned i = 0; i < SW_FULL_FILLERS; i++)
-            CHECK_EQ(hive_group_spawn(&s->g, &s->fillers[i], sw_full_filler), HIVE_OK);
-        s->rc_q = hive_group_spawn(&s->g, &s->q, sw_full_q);
-        s->rc_q_again = hive_group_spawn(&s->g, &s->q, sw_full_q);
-        s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_extra);
+            CHECK_EQ(hive_group_spawn(&s->g, &s->fillers[i], sw_full_count), HIVE_OK);
+        s->rc_q = hive_group_spawn(&s->g, &s->q, sw_full_count);
+        s->rc_q_again = hive_group_spawn(&s->g, &s->q, sw_full_count);
+        s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_count);
         s->extra_ran_before_return = atomic_load(&s->extra_runs);
     }
     atomic_store(&s->release, 1);
@@ -572,7 +564,7 @@ static void sw_full_entry(void *unused)
     CHECK_EQ(hive_group_wait(&s->blocked), HIVE_OK);
 }
 
-static void sched_case_group_full_deque(unsigned cores)
+static void sw_full_refuses_queued(unsigned cores)
 {
     struct sw_full *s = &sw_full_g;
     memset(s, 0, sizeof *s);
@@ -592,7 +584,119 @@ static void sched_case_group_full_deque(unsigned cores)
     CHECK_EQ(atomic_load(&s->q_runs), 1);
     CHECK_EQ(atomic_load(&s->extra_runs), 1);
     CHECK_EQ(atomic_load(&s->q.state), HIVE_TASK_IDLE);
+    /* Run at once, not claimed, counted and refused: its header untouched
+     * (a refused push would have left it marked a group task of g). */
+    CHECK(s->extra.group == NULL && s->extra.kind == 0);
     CHECK_EQ(atomic_load(&s->extra.state), HIVE_TASK_IDLE);
+}
+
+/*
+ * The task a full deque runs at once still counts in its group while it
+ * runs: a wait for the group on another core returns only after it. Task a
+ * (a thief's) fills its own deque and spawns t into g, at once; t runs
+ * until l, the group's other task, has finished, and a little after; l
+ * waits for t to start. The entry, which spawned both a and l, waits for g
+ * (running l itself, the newest in its deque, while a thief takes a): its
+ * wait must not return before t has finished. Not counted, t would leave g
+ * at zero the moment l ended. Needs a second core (l waits for a, which
+ * only another core runs meanwhile).
+ */
+#define SW_FULLW_FILLERS (4u * HIVE_DEQUE_CAP) /* more than a deque holds, as thieves take some */
+
+struct sw_fullw {
+    struct hive_group g, h, k;
+    struct hive_task a, l, t, fillers[SW_FULLW_FILLERS];
+    atomic_uint t_started, l_done, t_done, early, late;
+    unsigned rounds_full; /* rounds in which a found its deque full */
+};
+
+static struct sw_fullw sw_fullw_g;
+
+/* Spin until *flag is set; false (and a count in `late`) after the limit. */
+static bool sw_fullw_await(atomic_uint *flag)
+{
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(flag)) {
+        if (sw_active_poll(&a) > SW_FULL_LIMIT_NS) {
+            atomic_fetch_add(&sw_fullw_g.late, 1);
+            return false;
+        }
+        SW_SPIN_PAUSE();
+    }
+    return true;
+}
+
+static void sw_fullw_filler(struct hive_task *t)
+{
+    (void)t;
+}
+
+static void sw_fullw_t(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_fullw_g.t_started, 1);
+    if (sw_fullw_await(&sw_fullw_g.l_done))
+        sw_spin_running(2000000); /* 2 ms: the entry's wait would return meanwhile */
+    atomic_store(&sw_fullw_g.t_done, 1);
+}
+
+static void sw_fullw_l(struct hive_task *t)
+{
+    (void)t;
+    sw_fullw_await(&sw_fullw_g.t_started);
+    atomic_store(&sw_fullw_g.l_done, 1);
+}
+
+static void sw_fullw_a(struct hive_task *t)
+{
+    (void)t;
+    struct sw_fullw *s = &sw_fullw_g;
+    struct hive_worker *w = hive_self();
+    for (unsigned i = 0; i < SW_FULLW_FILLERS && !hive_deque_full(&w->queues.forkjoin); i++)
+        CHECK_EQ(hive_group_spawn(&s->k, &s->fillers[i], sw_fullw_filler), HIVE_OK);
+    s->rounds_full += hive_deque_full(&w->queues.forkjoin);
+    CHECK_EQ(hive_group_spawn(&s->g, &s->t, sw_fullw_t), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&s->k), HIVE_OK);
+}
+
+static void sw_fullw_entry(void *unused)
+{
+    (void)unused;
+    struct sw_fullw *s = &sw_fullw_g;
+    CHECK_EQ(hive_group_spawn(&s->h, &s->a, sw_fullw_a), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&s->g, &s->l, sw_fullw_l), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
+    if (!atomic_load(&s->t_done))
+        atomic_fetch_add(&s->early, 1);
+    CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
+}
+
+static void sw_full_counts_while_running(unsigned cores, unsigned rounds)
+{
+    struct sw_fullw *s = &sw_fullw_g;
+    unsigned early = 0, late = 0, full = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(s, 0, sizeof *s);
+        SW_RUN(cores, sw_fullw_entry, NULL);
+        early += atomic_load(&s->early);
+        late += atomic_load(&s->late);
+        full += s->rounds_full;
+    }
+    CHECK_EQ(early, 0);
+    CHECK_EQ(late, 0);
+    /* At 2 workers nobody can steal from a's deque while it fills it (the
+     * entry's core runs l): every round takes the shortcut. */
+    if ((cores ? cores : hive_core_count()) == 2)
+        CHECK_EQ(full, rounds);
+    printf("  %u cores: %u of %u rounds spawned t into a full deque\n", hive_stats_last()->cores,
+           full, rounds);
+}
+
+static void sched_case_group_full_deque(unsigned cores, unsigned rounds)
+{
+    sw_full_refuses_queued(cores);
+    sw_full_counts_while_running(cores, rounds);
 }
 
 /* ---- one group, two waiters ---------------------------------------------------------- */

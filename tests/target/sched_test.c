@@ -84,10 +84,11 @@ HIVE_TEST(group_covers_once)
 
 HIVE_TEST(group_spawn_into_a_full_deque)
 {
-    /* One core fills its deque while a blocker holds every other. */
+    /* One core fills its deque while a blocker holds every other; then a
+     * wait on another core for a task run so. */
     if (hive_cpu_count() < 2)
         HIVE_SKIP("needs 2 cores");
-    TIMED("group_full_deque", sched_case_group_full_deque(0));
+    TIMED("group_full_deque", sched_case_group_full_deque(0, 5));
 }
 
 HIVE_TEST(group_with_two_waiters)
