@@ -6,8 +6,8 @@
  * the waiter pops its own group's tasks newest first and thieves take the
  * oldest. Where that deque is full the spawn runs the task at once, inline;
  * hive_group_spawn looks before it claims the header, so such a task costs
- * what a call does (hive_run_at_once), not a claim, a count and a refused
- * push first.
+ * a call and the group's count up and down, not also a claim, a refused
+ * push and a give-back.
  *
  * In a run of one worker a group spawn runs its task at once instead, on
  * the spawner's stack, as OpenMP's task may be run: no other core

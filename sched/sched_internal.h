@@ -338,8 +338,10 @@ void hive_run_watched_fn(struct hive_worker *w, struct hive_task *t, void (*fn)(
  * fn(task) run by its spawner on its own stack instead of queued
  * (hive_spawn_or_run; hive_group_spawn in a run of one worker or into a full
  * deque: group.c).
- * Nothing is counted: the spawner is a running task, so the run cannot end
- * meanwhile, and the spawn is over when fn returns. What a queued task has,
+ * Nothing is counted in the run's outstanding: the spawner is a running
+ * task, so the run cannot end meanwhile, and the spawn is over when fn
+ * returns (a group's count is the caller's: group.c counts a full deque's
+ * task in its group). What a queued task has,
  * it has too: a floor of its own (a deep wait inside it pops nothing its
  * spawner pushed: join.c, "Waiting"), the watchdog's record, the trace's
  * spawn (AT_ONCE), start and end, and its count in tasks_run and

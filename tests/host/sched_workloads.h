@@ -599,14 +599,18 @@ static void sw_full_refuses_queued(unsigned cores)
  * (running l itself, the newest in its deque, while a thief takes a): its
  * wait must not return before t has finished. Not counted, t would leave g
  * at zero the moment l ended. Needs a second core (l waits for a, which
- * only another core runs meanwhile).
+ * only another core runs meanwhile). Every core beyond those two is held by
+ * a blocker, spawned first so that thieves take them before a: nobody
+ * steals from a's deque, which so fills in every round.
  */
 #define SW_FULLW_FILLERS (4u * HIVE_DEQUE_CAP) /* more than a deque holds, as thieves take some */
 
 struct sw_fullw {
-    struct hive_group g, h, k;
+    struct hive_group g, h, k, blocked;
     struct hive_task a, l, t, fillers[SW_FULLW_FILLERS];
-    atomic_uint t_started, l_done, t_done, early, late;
+    struct hive_task blockers[HIVE_SCHED_MAX_CORES];
+    unsigned blockers_wanted;
+    atomic_uint t_started, l_done, t_done, release, early, late;
     unsigned rounds_full; /* rounds in which a found its deque full */
 };
 
@@ -648,6 +652,12 @@ static void sw_fullw_l(struct hive_task *t)
     atomic_store(&sw_fullw_g.l_done, 1);
 }
 
+static void sw_fullw_blocker(struct hive_task *t)
+{
+    (void)t;
+    sw_fullw_await(&sw_fullw_g.release);
+}
+
 static void sw_fullw_a(struct hive_task *t)
 {
     (void)t;
@@ -664,20 +674,29 @@ static void sw_fullw_entry(void *unused)
 {
     (void)unused;
     struct sw_fullw *s = &sw_fullw_g;
+    for (unsigned i = 0; i < s->blockers_wanted; i++)
+        CHECK_EQ(hive_group_spawn(&s->blocked, &s->blockers[i], sw_fullw_blocker), HIVE_OK);
     CHECK_EQ(hive_group_spawn(&s->h, &s->a, sw_fullw_a), HIVE_OK);
     CHECK_EQ(hive_group_spawn(&s->g, &s->l, sw_fullw_l), HIVE_OK);
     CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
     if (!atomic_load(&s->t_done))
         atomic_fetch_add(&s->early, 1);
+    atomic_store(&s->release, 1);
+    CHECK_EQ(hive_group_wait(&s->blocked), HIVE_OK);
     CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
 }
 
 static void sw_full_counts_while_running(unsigned cores, unsigned rounds)
 {
     struct sw_fullw *s = &sw_fullw_g;
+    unsigned n = cores ? cores : hive_core_count();
+    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
+    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+        return;
     unsigned early = 0, late = 0, full = 0;
     for (unsigned r = 0; r < rounds; r++) {
         memset(s, 0, sizeof *s);
+        s->blockers_wanted = n - 2;
         SW_RUN(cores, sw_fullw_entry, NULL);
         early += atomic_load(&s->early);
         late += atomic_load(&s->late);
@@ -685,10 +704,9 @@ static void sw_full_counts_while_running(unsigned cores, unsigned rounds)
     }
     CHECK_EQ(early, 0);
     CHECK_EQ(late, 0);
-    /* At 2 workers nobody can steal from a's deque while it fills it (the
-     * entry's core runs l): every round takes the shortcut. */
-    if ((cores ? cores : hive_core_count()) == 2)
-        CHECK_EQ(full, rounds);
+    /* Nobody can steal from a's deque while it fills it (the entry's core
+     * runs l, the blockers hold the rest): every round takes the shortcut. */
+    CHECK_EQ(full, rounds);
     printf("  %u cores: %u of %u rounds spawned t into a full deque\n", hive_stats_last()->cores,
            full, rounds);
 }
