@@ -112,9 +112,9 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
          * the give-back (the task is never queued, so no spawn of it can be
          * refused as still queued: its run has started, as hive.h puts it)
          * and the refused push, where a full deque paid all three and then
-         * ran the task all the same: a group that spawns past the deque's room (UTS T3's
-         * root, 2,000 children: most of its 4 million nodes at 2 workers)
-         * runs all but the first 256 so. */
+         * ran the task all the same: a group that spawns past the deque's
+         * room (UTS T3's root, 2,000 children: most of its 4 million nodes
+         * at 2 workers) runs all but the first 256 so. */
         atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
         hive_run_at_once(w, task, fn);
         hive_group_task_done(g);

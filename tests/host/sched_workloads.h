@@ -508,13 +508,56 @@ static void sched_case_group(unsigned cores, size_t n)
 #define SW_FULL_FILLERS (HIVE_DEQUE_CAP - 1u)
 #define SW_FULL_LIMIT_NS 10000000000ull /* running time for what a case waits for */
 
+/* Spin until *flag is set; false (and a count in *late) after the limit. */
+static bool sw_full_await(atomic_uint *flag, atomic_uint *late)
+{
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(flag)) {
+        if (sw_active_poll(&a) > SW_FULL_LIMIT_NS) {
+            atomic_fetch_add(late, 1);
+            return false;
+        }
+        SW_SPIN_PAUSE();
+    }
+    return true;
+}
+
+/* Cores held by blocker tasks, each spinning until released: group spawns
+ * into `group`, which idle cores steal one each, oldest first. Both cases
+ * below hold the cores they must keep from stealing so (one at a time). */
+struct sw_hold {
+    struct hive_group group;
+    struct hive_task tasks[HIVE_SCHED_MAX_CORES];
+    atomic_uint started, release, late;
+};
+
+static struct sw_hold sw_hold_g;
+
+static void sw_hold_task(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_hold_g.started, 1);
+    sw_full_await(&sw_hold_g.release, &sw_hold_g.late);
+}
+
+static void sw_hold_spawn(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        CHECK_EQ(hive_group_spawn(&sw_hold_g.group, &sw_hold_g.tasks[i], sw_hold_task), HIVE_OK);
+}
+
+static void sw_hold_release(void)
+{
+    atomic_store(&sw_hold_g.release, 1);
+    CHECK_EQ(hive_group_wait(&sw_hold_g.group), HIVE_OK);
+}
+
 struct sw_full {
-    struct hive_group g, blocked;
+    struct hive_group g;
     struct hive_task fillers[SW_FULL_FILLERS], q, extra;
-    struct hive_task blockers[HIVE_SCHED_MAX_CORES]; /* one per core beyond the entry's */
-    atomic_uint filler_runs, q_runs, extra_runs, blockers_started;
-    atomic_bool release;
-    unsigned blockers_wanted;
+    atomic_uint filler_runs, q_runs, extra_runs;
+    unsigned blockers_wanted; /* one per core beyond the entry's */
     int rc_q, rc_q_again, rc_extra;
     unsigned extra_ran_before_return, blockers_late;
 };
@@ -528,23 +571,14 @@ static void sw_full_count(struct hive_task *t)
     atomic_fetch_add(t == &s->q ? &s->q_runs : t == &s->extra ? &s->extra_runs : &s->filler_runs, 1);
 }
 
-static void sw_full_blocker(struct hive_task *t)
-{
-    (void)t;
-    atomic_fetch_add(&sw_full_g.blockers_started, 1);
-    while (!atomic_load(&sw_full_g.release))
-        SW_SPIN_PAUSE();
-}
-
 static void sw_full_entry(void *unused)
 {
     (void)unused;
     struct sw_full *s = &sw_full_g;
-    for (unsigned i = 0; i < s->blockers_wanted; i++)
-        CHECK_EQ(hive_group_spawn(&s->blocked, &s->blockers[i], sw_full_blocker), HIVE_OK);
+    sw_hold_spawn(s->blockers_wanted);
     struct sw_active a;
     sw_active_start(&a);
-    while (atomic_load(&s->blockers_started) < s->blockers_wanted) {
+    while (atomic_load(&sw_hold_g.started) < s->blockers_wanted) {
         if (sw_active_poll(&a) > SW_FULL_LIMIT_NS) {
             s->blockers_late = 1;
             break;
@@ -559,15 +593,17 @@ static void sw_full_entry(void *unused)
         s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_count);
         s->extra_ran_before_return = atomic_load(&s->extra_runs);
     }
-    atomic_store(&s->release, 1);
+    /* Released before the wait, which the blockers' cores help with. */
+    atomic_store(&sw_hold_g.release, 1);
     CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
-    CHECK_EQ(hive_group_wait(&s->blocked), HIVE_OK);
+    sw_hold_release();
 }
 
 static void sw_full_refuses_queued(unsigned cores)
 {
     struct sw_full *s = &sw_full_g;
     memset(s, 0, sizeof *s);
+    memset(&sw_hold_g, 0, sizeof sw_hold_g);
     unsigned n = cores ? cores : hive_core_count();
     CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
     if (n < 2 || n > HIVE_SCHED_MAX_CORES)
@@ -575,7 +611,7 @@ static void sw_full_refuses_queued(unsigned cores)
     s->blockers_wanted = n - 1;
     SW_RUN(cores, sw_full_entry, NULL);
     CHECK_EQ(s->blockers_late, 0);
-    CHECK_EQ(atomic_load(&s->blockers_started), s->blockers_wanted);
+    CHECK_EQ(atomic_load(&sw_hold_g.started), s->blockers_wanted);
     CHECK_EQ(s->rc_q, HIVE_OK);
     CHECK_EQ(s->rc_q_again, HIVE_EBUSY);
     CHECK_EQ(s->rc_extra, HIVE_OK);
@@ -606,30 +642,14 @@ static void sw_full_refuses_queued(unsigned cores)
 #define SW_FULLW_FILLERS (4u * HIVE_DEQUE_CAP) /* more than a deque holds, as thieves take some */
 
 struct sw_fullw {
-    struct hive_group g, h, k, blocked;
+    struct hive_group g, h, k;
     struct hive_task a, l, t, fillers[SW_FULLW_FILLERS];
-    struct hive_task blockers[HIVE_SCHED_MAX_CORES];
     unsigned blockers_wanted;
-    atomic_uint t_started, l_done, t_done, release, early, late;
+    atomic_uint t_started, l_done, t_done, early, late;
     unsigned rounds_full; /* rounds in which a found its deque full */
 };
 
 static struct sw_fullw sw_fullw_g;
-
-/* Spin until *flag is set; false (and a count in `late`) after the limit. */
-static bool sw_fullw_await(atomic_uint *flag)
-{
-    struct sw_active a;
-    sw_active_start(&a);
-    while (!atomic_load(flag)) {
-        if (sw_active_poll(&a) > SW_FULL_LIMIT_NS) {
-            atomic_fetch_add(&sw_fullw_g.late, 1);
-            return false;
-        }
-        SW_SPIN_PAUSE();
-    }
-    return true;
-}
 
 static void sw_fullw_filler(struct hive_task *t)
 {
@@ -640,7 +660,7 @@ static void sw_fullw_t(struct hive_task *t)
 {
     (void)t;
     atomic_store(&sw_fullw_g.t_started, 1);
-    if (sw_fullw_await(&sw_fullw_g.l_done))
+    if (sw_full_await(&sw_fullw_g.l_done, &sw_fullw_g.late))
         sw_spin_running(2000000); /* 2 ms: the entry's wait would return meanwhile */
     atomic_store(&sw_fullw_g.t_done, 1);
 }
@@ -648,14 +668,8 @@ static void sw_fullw_t(struct hive_task *t)
 static void sw_fullw_l(struct hive_task *t)
 {
     (void)t;
-    sw_fullw_await(&sw_fullw_g.t_started);
+    sw_full_await(&sw_fullw_g.t_started, &sw_fullw_g.late);
     atomic_store(&sw_fullw_g.l_done, 1);
-}
-
-static void sw_fullw_blocker(struct hive_task *t)
-{
-    (void)t;
-    sw_fullw_await(&sw_fullw_g.release);
 }
 
 static void sw_fullw_a(struct hive_task *t)
@@ -674,15 +688,13 @@ static void sw_fullw_entry(void *unused)
 {
     (void)unused;
     struct sw_fullw *s = &sw_fullw_g;
-    for (unsigned i = 0; i < s->blockers_wanted; i++)
-        CHECK_EQ(hive_group_spawn(&s->blocked, &s->blockers[i], sw_fullw_blocker), HIVE_OK);
+    sw_hold_spawn(s->blockers_wanted);
     CHECK_EQ(hive_group_spawn(&s->h, &s->a, sw_fullw_a), HIVE_OK);
     CHECK_EQ(hive_group_spawn(&s->g, &s->l, sw_fullw_l), HIVE_OK);
     CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
     if (!atomic_load(&s->t_done))
         atomic_fetch_add(&s->early, 1);
-    atomic_store(&s->release, 1);
-    CHECK_EQ(hive_group_wait(&s->blocked), HIVE_OK);
+    sw_hold_release();
     CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
 }
 
@@ -696,10 +708,11 @@ static void sw_full_counts_while_running(unsigned cores, unsigned rounds)
     unsigned early = 0, late = 0, full = 0;
     for (unsigned r = 0; r < rounds; r++) {
         memset(s, 0, sizeof *s);
+        memset(&sw_hold_g, 0, sizeof sw_hold_g);
         s->blockers_wanted = n - 2;
         SW_RUN(cores, sw_fullw_entry, NULL);
         early += atomic_load(&s->early);
-        late += atomic_load(&s->late);
+        late += atomic_load(&s->late) + atomic_load(&sw_hold_g.late);
         full += s->rounds_full;
     }
     CHECK_EQ(early, 0);
