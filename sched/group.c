@@ -9,29 +9,6 @@
  * a call and the group's count up and down, not also a claim, a refused
  * push and a give-back.
  *
- * While no core wants work, too (hive_group_spawn; not hive_group_spawn_fn,
- * whose pool headers go the claimed way): a task spawned into a group that
- * already has one pending, in the upper half of the stack, while the idle
- * word says every core is awake and none searches, runs at once, counted
- * as a full deque's. Queueing it would buy nothing then - nobody is there
- * to take it, and the spawner's wait would pop it back - but its price: the
- * claim, the push, the pop's fence, the wait's search and the give-back,
- * about 100 instructions a task of UTS T1 at 2 workers (callgrind: 157 a
- * node over the 1-worker run's, against 57 so), where every core is busy
- * nearly all the time and steals a few dozen times a run. The rule is the
- * join's ("Latent frames", join.c), with the same bound on what it costs
- * in parallelism: a group's first task is queued - the biggest piece of
- * work this spawner makes, which a core that starts to want work can take
- * at once - and while a core wants work every spawn is queued again; a
- * task run at once keeps only its spawner's later spawns from the other
- * cores, for as long as it runs, never longer. So UTS's trees keep the
- * first child of every node on the spawning path stealable, oldest at the
- * top, and run the rest of each node's children at once; skynet's tree
- * likewise. The answer is a hint (a relaxed load of a line nobody writes
- * while all cores are busy): a stale one runs a task here that an idle core
- * could have taken, or queues one for nothing - never loses one, as running
- * at once queues nothing (idle.c's argument is about pushes).
- *
  * In a run of one worker a group spawn runs its task at once instead, on
  * the spawner's stack, as OpenMP's task may be run: no other core
  * can take a queued task, and this core would run it at the wait at the
@@ -78,19 +55,6 @@ static inline bool at_once(const struct hive_worker *w, const char *here)
     return w->queues.forkjoin.solo && (uintptr_t)here >= w->deep_below;
 }
 
-/* At once while nobody wants work (the top): the upper half of the stack,
- * as above, g has a task pending already (this one is not its first), and
- * every core is awake and none searches. relaxed: both are hints (the top);
- * the count, if stale, is this core's own increment or older, and what the
- * task runs against is ordered by the count's RMWs around it. */
-static inline bool nobody_wants(const struct hive_worker *w, struct hive_group *g,
-                                const char *here)
-{
-    return (uintptr_t)here >= w->deep_below &&
-           (atomic_load_explicit(&g->pending, memory_order_relaxed) & HIVE_AWAIT_COUNT_MASK) != 0 &&
-           !hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy);
-}
-
 static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_task *t)
 {
     char here;
@@ -122,19 +86,17 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
     struct hive_worker *w = hive_self();
     if (!w)
         return HIVE_ESTATE;
-    /* It may run the task at once (one worker, nobody wanting work, a full
-     * deque). */
+    /* It may run the task at once (one worker, or a full deque). */
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
     /* At once, with the header untouched, unless it is still queued - then
      * the claim below refuses it: at the top of the stack in a run of one
-     * worker, or while nobody wants work (the top), or where the deque is
-     * full and the push would refuse it.
+     * worker, or where the deque is full and the push would refuse it.
      * acquire: pairs with the release store of IDLE by the task's last run
      * (run_task.c), give-back (spawn.c) or drop at a run's end (run.c), as
      * the claim's CAS does. */
     char here;
     bool solo = at_once(w, &here);
-    if ((solo || nobody_wants(w, g, &here) || hive_deque_full(&w->queues.forkjoin)) &&
+    if ((solo || hive_deque_full(&w->queues.forkjoin)) &&
         atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
         if (solo) {
             /* Uncounted too: the only other waiters of g are tasks below
@@ -144,8 +106,7 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
             return HIVE_OK;
         }
         /* Counted: a task of another core may wait for g meanwhile, and must
-         * not see its count reach zero while fn runs (its first task, which
-         * such a core may take, may be done already). relaxed: the decrement
+         * not see its count reach zero while fn runs. relaxed: the decrement
          * after fn (a release RMW, later in the count's modification order)
          * is what a waiter's acquire load pairs with. Without the claim and
          * the give-back (the task is never queued, so no spawn of it can be

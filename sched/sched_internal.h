@@ -356,24 +356,12 @@ static inline void hive_run_at_once(struct hive_worker *w, struct hive_task *tas
     HIVE_TRACE_EVENT(HIVE_TRACE_TASK_START, task, (uintptr_t)fn);
     uint32_t floor = w->forkjoin_floor;
     w->forkjoin_floor = hive_deque_bottom(&w->queues.forkjoin);
-    struct hive_task *lifo = w->lifo;
     if (w->watch)
         hive_run_watched_fn(w, task, fn);
     else
         fn(task);
     w->forkjoin_floor = floor;
     HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, task, 0);
-    /* A task fn left in the LIFO slot would wait there for the spawner's
-     * task, which goes on running, to return - where a task queued and run
-     * between tasks has its LIFO child run next. So it goes to the ring,
-     * which other cores steal from, as at the end of a tick. (fn's first
-     * spawn moved what was there before to the ring already; a task run at
-     * once inside fn may have moved fn's own.) */
-    if (w->lifo && w->lifo != lifo) {
-        struct hive_task *left = w->lifo;
-        w->lifo = NULL;
-        hive_publish_ring(w, left);
-    }
 }
 
 /* ---- wait.c ---- */

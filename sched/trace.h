@@ -69,9 +69,8 @@ enum hive_trace_place {
                                    shared, then queued again at FORKJOIN */
     HIVE_TRACE_AT_ONCE = 5,     /* nowhere: its spawner runs it at once, on this
                                    core (its TASK_START follows): hive_spawn_or_run,
-                                   hive_group_spawn at one worker, while no core
-                                   wants work or into a full deque
-                                   (hive_group_spawn_fn's into a full deque
+                                   hive_group_spawn at one worker or into a full
+                                   deque (hive_group_spawn_fn's into a full deque
                                    shows as FORKJOIN: its push was tried) */
 };
 

@@ -238,9 +238,7 @@ unsigned hive_core_count(void);
  * into it wakes none. So a task that spawns and then runs long keeps its
  * last child from every other core until it returns (or spawns again), as in
  * Tokio; spawn the long part as a task of its own, or use hive_group_spawn,
- * whose tasks other cores can steal. A task that a spawn ran at once
- * (hive_spawn_or_run, hive_group_spawn) moves what it left in the slot to
- * the run queue when it returns, as its spawner's task goes on running.
+ * whose tasks can be stolen at once.
  *   HIVE_EINVAL  task or fn is NULL.
  *   HIVE_EBUSY   task is still queued (spawned, and its fn not yet called):
  *                that queued run sees everything the caller wrote before
@@ -330,12 +328,8 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * The spawn runs the task at once instead, before it returns, as OpenMP's
  * task may be run, when the run has one worker (no other core could take
  * it; not in the lower half of the stack, where it is queued, so a chain of
- * tasks that each spawn the next keeps to half the stack); when no core
- * wants work - every one is running a task - and the group has a task
- * pending already (its first is always queued, for a core that starts to
- * want work to take; not in the lower half of the stack either; and not
- * hive_group_spawn_fn's); or when the deque is full (256 tasks waiting
- * there) - so never spawn into a group while
+ * tasks that each spawn the next keeps to half the stack) or the deque is
+ * full (256 tasks waiting there) - so never spawn into a group while
  * holding a spinlock (hive/spinlock.h), and a group task must not wait for
  * anything its spawner does after spawning it (as fa and fb of a join must
  * not wait on each other).
@@ -411,9 +405,8 @@ struct hive_core_stats {
                                 (or woken for work already being taken) */
     uint64_t run_at_spawn;   /* tasks a spawn ran at once, on the spawner's
                                 stack, instead of queueing them: hive_spawn_or_run,
-                                and group spawns at one worker, while no core
-                                wants work or into a full deque (counted in
-                                tasks_run, not in spawned) */
+                                and group spawns at one worker or into a full
+                                deque (counted in tasks_run, not in spawned) */
 };
 
 struct hive_stats {

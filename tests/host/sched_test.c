@@ -113,15 +113,6 @@ HIVE_TEST(group_spawn_into_a_full_deque)
         sched_case_group_full_deque(counts[i], 20 / SCALE);
 }
 
-HIVE_TEST(group_spawn_at_once_while_no_core_wants_work)
-{
-    /* Every other core held by a blocker: a group's first task queued, its
-     * second run at once; then, the others parked, a second one queued. */
-    static const unsigned counts[] = {2, 4, 8};
-    for (unsigned i = 0; i < 3; i++)
-        sched_case_group_calm(counts[i], 20 / SCALE);
-}
-
 HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)

@@ -139,15 +139,11 @@ static void sched_case_nqueens(unsigned cores, unsigned n)
     CHECK_EQ(q.count, wl_queens_expect(n));
     /* A group spawn per placement above the serial rows, and nothing else
      * spawned from a worker: queued, or run at once by its spawner - every
-     * one at one worker (sched/group.c); at more, a group's first task is
-     * always queued, the others while some core wants work. */
+     * one at one worker (sched/group.c), none at more. */
     const struct hive_core_stats *t = &hive_stats_last()->total;
     uint64_t tasks = wl_queens_tasks(n, q.task_rows, 0, wl_queens_empty());
     CHECK_EQ(t->spawned + t->run_at_spawn, tasks);
-    if (hive_stats_last()->cores == 1)
-        CHECK_EQ(t->run_at_spawn, tasks);
-    else
-        CHECK(t->spawned > 0);
+    CHECK_EQ(t->run_at_spawn, hive_stats_last()->cores == 1 ? tasks : 0);
 }
 
 /* ---- merge sort: join for the halves, serial merge (workloads/msort.h) ------------- */
@@ -495,26 +491,6 @@ static void sched_case_group(unsigned cores, size_t n)
     free(c.hits);
 }
 
-/*
- * Spend this core's stack a KiB a frame until the frame is below its middle,
- * where every wait is deep (sched/join.c, "Waiting"), then call fn(arg)
- * there. Returns the frames spent. Not inlined into itself: riscv64 builds
- * refuse frames above 4 KiB.
- */
-__attribute__((noinline)) static unsigned sw_descend(unsigned frames, void (*fn)(void *),
-                                                     void *arg)
-{
-    volatile char pad[1024];
-    pad[0] = (char)frames;
-    char here;
-    if ((uintptr_t)&here < hive_tls_worker->deep_below) {
-        fn(arg);
-        return frames;
-    }
-    unsigned n = sw_descend(frames + 1, fn, arg);
-    return n + (unsigned)(pad[0] != (char)frames); /* pad outlives the call */
-}
-
 /* ---- a group spawn into a full deque ------------------------------------------------- */
 
 /*
@@ -527,9 +503,7 @@ __attribute__((noinline)) static unsigned sw_descend(unsigned frames, void (*fn)
  * entry's deque while it fills it: HIVE_DEQUE_CAP - 1 fillers, then q, the
  * newest. Then q again (refused), then one more task (run at once, its
  * header untouched), then the blockers go and every wait returns; each task
- * ran exactly once. The spawns are made in the lower half of the stack
- * (sw_descend): above it, with every core busy, a group's later spawns run
- * at once whatever the deque holds, and it would never fill.
+ * ran exactly once.
  */
 #define SW_FULL_FILLERS (HIVE_DEQUE_CAP - 1u)
 #define SW_FULL_LIMIT_NS 10000000000ull /* running time for what a case waits for */
@@ -549,19 +523,12 @@ static bool sw_full_await(atomic_uint *flag, atomic_uint *late)
     return true;
 }
 
-/* Cores held by blocker tasks, each spinning until released: group spawns,
- * which idle cores steal one each, oldest first. Each into a group of its
- * own, whose first task it is, so queued: a group's later spawns may run at
- * once while no core wants work (sched/group.c) - as at a run's start,
- * before the other cores have looked for any - and a blocker run so would
- * spin on its spawner's core until the release it waits for, which that
- * core makes only after its spawns (hive.h forbids such a wait for that
- * reason). Both cases below hold the cores they must keep from stealing so
- * (one at a time). */
+/* Cores held by blocker tasks, each spinning until released: group spawns
+ * into `group`, which idle cores steal one each, oldest first. Both cases
+ * below hold the cores they must keep from stealing so (one at a time). */
 struct sw_hold {
-    struct hive_group groups[HIVE_SCHED_MAX_CORES];
+    struct hive_group group;
     struct hive_task tasks[HIVE_SCHED_MAX_CORES];
-    unsigned spawned;
     atomic_uint started, release, late;
 };
 
@@ -577,16 +544,13 @@ static void sw_hold_task(struct hive_task *t)
 static void sw_hold_spawn(unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        CHECK_EQ(hive_group_spawn(&sw_hold_g.groups[i], &sw_hold_g.tasks[i], sw_hold_task),
-                 HIVE_OK);
-    sw_hold_g.spawned = n;
+        CHECK_EQ(hive_group_spawn(&sw_hold_g.group, &sw_hold_g.tasks[i], sw_hold_task), HIVE_OK);
 }
 
 static void sw_hold_release(void)
 {
     atomic_store(&sw_hold_g.release, 1);
-    for (unsigned i = 0; i < sw_hold_g.spawned; i++)
-        CHECK_EQ(hive_group_wait(&sw_hold_g.groups[i]), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_hold_g.group), HIVE_OK);
 }
 
 struct sw_full {
@@ -607,17 +571,6 @@ static void sw_full_count(struct hive_task *t)
     atomic_fetch_add(t == &s->q ? &s->q_runs : t == &s->extra ? &s->extra_runs : &s->filler_runs, 1);
 }
 
-static void sw_full_fill(void *arg)
-{
-    struct sw_full *s = arg;
-    for (unsigned i = 0; i < SW_FULL_FILLERS; i++)
-        CHECK_EQ(hive_group_spawn(&s->g, &s->fillers[i], sw_full_count), HIVE_OK);
-    s->rc_q = hive_group_spawn(&s->g, &s->q, sw_full_count);
-    s->rc_q_again = hive_group_spawn(&s->g, &s->q, sw_full_count);
-    s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_count);
-    s->extra_ran_before_return = atomic_load(&s->extra_runs);
-}
-
 static void sw_full_entry(void *unused)
 {
     (void)unused;
@@ -632,8 +585,14 @@ static void sw_full_entry(void *unused)
         }
         SW_SPIN_PAUSE();
     }
-    if (!s->blockers_late)
-        (void)sw_descend(0, sw_full_fill, s);
+    if (!s->blockers_late) {
+        for (unsigned i = 0; i < SW_FULL_FILLERS; i++)
+            CHECK_EQ(hive_group_spawn(&s->g, &s->fillers[i], sw_full_count), HIVE_OK);
+        s->rc_q = hive_group_spawn(&s->g, &s->q, sw_full_count);
+        s->rc_q_again = hive_group_spawn(&s->g, &s->q, sw_full_count);
+        s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_count);
+        s->extra_ran_before_return = atomic_load(&s->extra_runs);
+    }
     /* Released before the wait, which the blockers' cores help with. */
     atomic_store(&sw_hold_g.release, 1);
     CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
@@ -678,8 +637,7 @@ static void sw_full_refuses_queued(unsigned cores)
  * at zero the moment l ended. Needs a second core (l waits for a, which
  * only another core runs meanwhile). Every core beyond those two is held by
  * a blocker, spawned first so that thieves take them before a: nobody
- * steals from a's deque, which so fills in every round (in the lower half
- * of the stack, as the case above fills its own).
+ * steals from a's deque, which so fills in every round.
  */
 #define SW_FULLW_FILLERS (4u * HIVE_DEQUE_CAP) /* more than a deque holds, as thieves take some */
 
@@ -714,21 +672,15 @@ static void sw_fullw_l(struct hive_task *t)
     atomic_store(&sw_fullw_g.l_done, 1);
 }
 
-static void sw_fullw_fill(void *arg)
+static void sw_fullw_a(struct hive_task *t)
 {
-    struct sw_fullw *s = arg;
+    (void)t;
+    struct sw_fullw *s = &sw_fullw_g;
     struct hive_worker *w = hive_self();
     for (unsigned i = 0; i < SW_FULLW_FILLERS && !hive_deque_full(&w->queues.forkjoin); i++)
         CHECK_EQ(hive_group_spawn(&s->k, &s->fillers[i], sw_fullw_filler), HIVE_OK);
     s->rounds_full += hive_deque_full(&w->queues.forkjoin);
     CHECK_EQ(hive_group_spawn(&s->g, &s->t, sw_fullw_t), HIVE_OK);
-}
-
-static void sw_fullw_a(struct hive_task *t)
-{
-    (void)t;
-    struct sw_fullw *s = &sw_fullw_g;
-    (void)sw_descend(0, sw_fullw_fill, s);
     CHECK_EQ(hive_group_wait(&s->k), HIVE_OK);
 }
 
@@ -776,145 +728,6 @@ static void sched_case_group_full_deque(unsigned cores, unsigned rounds)
 {
     sw_full_refuses_queued(cores);
     sw_full_counts_while_running(cores, rounds);
-}
-
-/* ---- a group spawn while no core wants work ------------------------------------------ */
-
-/*
- * While every core is awake and none searches, a group spawn runs its task
- * at once unless it is the group's first (sched/group.c). Every other core
- * is held by a blocker, so nobody wants work: a, g's first task, is queued
- * (not run inside its spawn); b, g's second, is run inside its spawn, on
- * the spawner's core, its header untouched; a spawned again is refused,
- * still queued. Then the blockers go and g's wait runs a. Then, once the
- * other cores have parked (they want work), c1 and c2 into a fresh group h:
- * c1 is queued as h's first and its push wakes a core, which is still on
- * its way to c1 when c2 is spawned, so c2 is queued too - in most rounds: a
- * spawner held off its CPU for as long as the woken core takes to get c1
- * and run it finds every core busy again and runs c2 at once, which is
- * right. So c2 must have been queued in some round, not in all; a spawn
- * that ignored the idle word would run it at once in every one. "Inside its
- * spawn" is told by the task itself (the spawner marks which spawn it is
- * in): a thief may run a queued task before its spawner looks again.
- */
-struct sw_calm {
-    struct hive_group g, h;
-    struct hive_task a, b, c1, c2;
-    atomic_uint a_runs, b_runs, c1_runs, c2_runs;
-    atomic_uint a_inside, b_inside, c2_inside; /* run inside its spawn */
-    _Atomic(struct hive_task *) spawning;     /* the spawn the entry is in */
-    int entry_core;
-    unsigned blockers_wanted, blockers_late, parked_late;
-    int rc_a, rc_b, rc_a_again;
-};
-
-static struct sw_calm sw_calm_g;
-
-static void sw_calm_count(struct hive_task *t)
-{
-    struct sw_calm *s = &sw_calm_g;
-    bool inside = atomic_load(&s->spawning) == t && hive_worker_id() == s->entry_core;
-    if (t == &s->a) {
-        atomic_fetch_add(&s->a_runs, 1);
-        atomic_fetch_add(&s->a_inside, inside);
-    } else if (t == &s->b) {
-        atomic_fetch_add(&s->b_runs, 1);
-        atomic_fetch_add(&s->b_inside, inside);
-    } else if (t == &s->c1) {
-        atomic_fetch_add(&s->c1_runs, 1);
-    } else {
-        atomic_fetch_add(&s->c2_runs, 1);
-        atomic_fetch_add(&s->c2_inside, inside);
-    }
-}
-
-static int sw_calm_spawn(struct hive_group *g, struct hive_task *t)
-{
-    atomic_store(&sw_calm_g.spawning, t);
-    int rc = hive_group_spawn(g, t, sw_calm_count);
-    atomic_store(&sw_calm_g.spawning, NULL);
-    return rc;
-}
-
-/* Spin until cond(arg) holds; false after the limit (running time). */
-static bool sw_calm_until(bool (*cond)(void))
-{
-    struct sw_active a;
-    sw_active_start(&a);
-    while (!cond()) {
-        if (sw_active_poll(&a) > SW_FULL_LIMIT_NS)
-            return false;
-        SW_SPIN_PAUSE();
-    }
-    return true;
-}
-
-static bool sw_calm_blockers_started(void)
-{
-    return atomic_load(&sw_hold_g.started) >= sw_calm_g.blockers_wanted;
-}
-
-static bool sw_calm_others_parked(void)
-{
-    /* Only this core awake (and not searching): every other one parked. */
-    return atomic_load(&hive_scheduler.idle.state) == ((uint64_t)1 << 32);
-}
-
-static void sw_calm_entry(void *unused)
-{
-    (void)unused;
-    struct sw_calm *s = &sw_calm_g;
-    s->entry_core = hive_worker_id();
-    sw_hold_spawn(s->blockers_wanted);
-    s->blockers_late = !sw_calm_until(sw_calm_blockers_started);
-    if (!s->blockers_late) {
-        s->rc_a = sw_calm_spawn(&s->g, &s->a);
-        s->rc_b = sw_calm_spawn(&s->g, &s->b);
-        s->rc_a_again = sw_calm_spawn(&s->g, &s->a);
-    }
-    sw_hold_release();
-    CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
-    s->parked_late = !sw_calm_until(sw_calm_others_parked);
-    CHECK_EQ(sw_calm_spawn(&s->h, &s->c1), HIVE_OK);
-    CHECK_EQ(sw_calm_spawn(&s->h, &s->c2), HIVE_OK);
-    CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
-}
-
-static void sched_case_group_calm(unsigned cores, unsigned rounds)
-{
-    struct sw_calm *s = &sw_calm_g;
-    unsigned n = cores ? cores : hive_core_count();
-    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
-    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
-        return;
-    unsigned c2_queued = 0;
-    for (unsigned r = 0; r < rounds; r++) {
-        memset(s, 0, sizeof *s);
-        memset(&sw_hold_g, 0, sizeof sw_hold_g);
-        s->blockers_wanted = n - 1;
-        SW_RUN(cores, sw_calm_entry, NULL);
-        CHECK_EQ(s->blockers_late, 0);
-        CHECK_EQ(atomic_load(&sw_hold_g.late), 0);
-        CHECK_EQ(s->parked_late, 0);
-        CHECK_EQ(s->rc_a, HIVE_OK);
-        CHECK_EQ(atomic_load(&s->a_inside), 0);
-        CHECK_EQ(s->rc_b, HIVE_OK);
-        CHECK_EQ(atomic_load(&s->b_inside), 1);
-        CHECK_EQ(s->rc_a_again, HIVE_EBUSY);
-        /* Run at once, not claimed: its header untouched. */
-        CHECK(s->b.group == NULL && s->b.kind == 0);
-        CHECK_EQ(atomic_load(&s->b.state), HIVE_TASK_IDLE);
-        CHECK_EQ(atomic_load(&s->a_runs), 1);
-        CHECK_EQ(atomic_load(&s->b_runs), 1);
-        CHECK_EQ(atomic_load(&s->c1_runs), 1);
-        CHECK_EQ(atomic_load(&s->c2_runs), 1);
-        c2_queued += !atomic_load(&s->c2_inside);
-        if (s->blockers_late || s->parked_late)
-            break;
-    }
-    CHECK(c2_queued > 0);
-    printf("  %u cores: c2 queued (a core wanted work) in %u of %u rounds\n",
-           hive_stats_last()->cores, c2_queued, rounds);
 }
 
 /* ---- one group, two waiters ---------------------------------------------------------- */
@@ -1510,6 +1323,26 @@ static void sched_case_run_again(unsigned cores, unsigned runs)
         CHECK_EQ(s->cores, cores ? cores : hive_port_core_count());
         CHECK(s->total.tasks_run >= k + 2); /* entry, the boot spawn, k spawns */
     }
+}
+
+/*
+ * Spend this core's stack a KiB a frame until the frame is below its middle,
+ * where every wait is deep (sched/join.c, "Waiting"), then call fn(arg)
+ * there. Returns the frames spent. Not inlined into itself: riscv64 builds
+ * refuse frames above 4 KiB.
+ */
+__attribute__((noinline)) static unsigned sw_descend(unsigned frames, void (*fn)(void *),
+                                                     void *arg)
+{
+    volatile char pad[1024];
+    pad[0] = (char)frames;
+    char here;
+    if ((uintptr_t)&here < hive_tls_worker->deep_below) {
+        fn(arg);
+        return frames;
+    }
+    unsigned n = sw_descend(frames + 1, fn, arg);
+    return n + (unsigned)(pad[0] != (char)frames); /* pad outlives the call */
 }
 
 /* ---- a group task left above a deep join wait ------------------------------------ */

@@ -91,15 +91,6 @@ HIVE_TEST(group_spawn_into_a_full_deque)
     TIMED("group_full_deque", sched_case_group_full_deque(0, 5));
 }
 
-HIVE_TEST(group_spawn_at_once_while_no_core_wants_work)
-{
-    /* Every other core held by a blocker: a group's first task queued, its
-     * second run at once; then, the others parked, a second one queued. */
-    if (hive_cpu_count() < 2)
-        HIVE_SKIP("needs 2 cores");
-    TIMED("group_calm", sched_case_group_calm(0, 5));
-}
-
 HIVE_TEST(group_with_two_waiters)
 {
     /* 1 ms tasks: QEMU's vCPUs, more than the host's CPUs, are held up
