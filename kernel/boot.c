@@ -51,7 +51,8 @@ noreturn void hive_exit_from_main(int status);
 static char tls_blocks[HIVE_MAX_CORES][TLS_BLOCK_SIZE] __attribute__((aligned(64)));
 
 static atomic_uint cores_online;
-/* Which cores arrived, for the report of one that did not. */
+/* Which cores arrived: for the report of one that did not, and for a panic
+ * before every one has (hive_cpu_online). */
 static atomic_bool core_arrived[HIVE_MAX_CORES];
 static unsigned cores_expected;
 
@@ -60,6 +61,13 @@ unsigned hive_cpu_count(void)
     /* acquire: pairs with the release increment in cpu_online(), so the
      * counted cores' setup is visible to whoever counts them. */
     return atomic_load_explicit(&cores_online, memory_order_acquire);
+}
+
+bool hive_cpu_online(unsigned id)
+{
+    /* acquire: pairs with the release store in cpu_online(), so a core seen
+     * online has its interrupt setup visible (a panic rings its doorbell). */
+    return id < HIVE_MAX_CORES && atomic_load_explicit(&core_arrived[id], memory_order_acquire);
 }
 
 static void cpu_setup(unsigned id)
@@ -86,9 +94,8 @@ static void cpu_online(unsigned id)
     hive_irq_cpu_init();
     /* release: pairs with the acquire load in hive_cpu_count(). */
     atomic_fetch_add_explicit(&cores_online, 1, memory_order_release);
-    /* relaxed: read only by the boot core's report of the cores missing
-     * at its deadline, a diagnostic. */
-    atomic_store_explicit(&core_arrived[id], true, memory_order_relaxed);
+    /* release: pairs with the acquire load in hive_cpu_online(). */
+    atomic_store_explicit(&core_arrived[id], true, memory_order_release);
 }
 
 /*

@@ -25,6 +25,11 @@ static inline unsigned hive_cpu_id(void) { return arch_this_cpu()->id; }
 /* Cores that have come online so far (all of them once main() runs). */
 unsigned hive_cpu_count(void);
 
+/* Whether core `id` has come online: its interrupts work from then on. Until
+ * main() runs the cores online need not be 0 to hive_cpu_count() - 1: one
+ * started may never arrive (kernel/boot.c). */
+bool hive_cpu_online(unsigned id);
+
 /*
  * Per-core stacks: one guard page at the bottom of each slot, then the
  * stack, HIVE_STACK_SIZE bytes (hive/limits.h, a build option). The guard

@@ -20,11 +20,17 @@ atomic_bool hive_halting;
  */
 static void halt_other_cores(unsigned me)
 {
-    /* seq_cst: before the doorbells, so a core taking one sees it. */
-    atomic_store(&hive_halting, true);
-    unsigned n = hive_cpu_count();
-    for (unsigned c = 0; c < n; c++)
-        if (c != me)
+    /* seq_cst: before the doorbells, so a core taking one sees it. Only the
+     * first panic rings them: a panic inside one (a driver's, say, from a
+     * doorbell) or on another core meanwhile goes straight to its exit,
+     * where ringing again could panic again, without end. */
+    if (atomic_exchange(&hive_halting, true))
+        return;
+    /* Each core that came online, not 0 to hive_cpu_count() - 1: at boot
+     * a started core may never have arrived (kernel/boot.c), and a doorbell
+     * for a core whose interrupts were never set up is itself a fault. */
+    for (unsigned c = 0; c < HIVE_MAX_CORES; c++)
+        if (c != me && hive_cpu_online(c))
             board_irq_doorbell(c);
 }
 
