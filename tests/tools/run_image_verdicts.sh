@@ -5,7 +5,9 @@
 # lost the status), a board saying it stopped without its exit status, QEMU
 # ending on a signal (it exits 0 on SIGTERM, SIGINT and SIGHUP), QEMU killed
 # (not a timeout), a reader that stops reading run-image's output (the
-# checks must see the whole log) - and a run that passes must pass.
+# checks must see the whole log), an expected failure whose panic repeats
+# (a panic inside the panic, say, until a stack overflow ends it) - and a
+# run that passes must pass.
 #
 #   tests/tools/run_image_verdicts.sh SOURCE_DIR
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +34,7 @@ board killed 'kill -KILL $$'
 board hangs 'exec sleep 30'
 board long_then_broken 'i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i + 1)); done; echo "<<a<<b>>c>>"; exit 0'
 board panics 'echo "panic: core 0: stack overflow"; exit 1'
+board panics_again 'echo "panic: core 0: only 3 of 4 cores came online"; echo "panic: core 0: gicv2: core 1 has no CPU interface mask"; exit 1'
 touch "$tmp/image.elf"
 ri() { "$tree/tools/run-image" --cores 2 --board "$@" "$tmp/image.elf"; }
 
@@ -42,6 +45,8 @@ expect qemu_signalled 1 'FAILED: QEMU ended on a signal' -- ri signalled
 expect qemu_killed 1 'FAILED: QEMU was killed by signal 9' -- ri killed
 expect hang_times_out 124 'FAILED: no exit within 2s' -- ri hangs --timeout 2
 expect expected_panic 0 'failed as expected' -- ri panics --expect-fail 'stack overflow'
+expect expected_panic_repeated 1 'FAILED: 2 panic lines, where a fault ends in one' -- \
+  ri panics_again --expect-fail 'only [0-9]+ of [0-9]+ cores came online'
 # The reader takes one line and goes: the log must still be whole, and the
 # interleaved line at its end found.
 truncated() { ri long_then_broken | head -n 1; return "${PIPESTATUS[0]}"; }
