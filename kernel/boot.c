@@ -70,6 +70,17 @@ bool hive_cpu_online(unsigned id)
     return id < HIVE_MAX_CORES && atomic_load_explicit(&core_arrived[id], memory_order_acquire);
 }
 
+int hive_cpu_of_hw_id(uintptr_t hw_id)
+{
+    /* hive_kernel_main records the boot core's first, start_secondaries
+     * each other's before it starts that core, from 0 up; entries not used
+     * yet read 0, so the first match is the recorded one. */
+    for (unsigned i = 0; i < HIVE_MAX_CORES; i++)
+        if (hive_cpus[i].hw_id == hw_id)
+            return (int)i;
+    return -1;
+}
+
 static void cpu_setup(unsigned id)
 {
     struct hive_cpu *cpu = &hive_cpus[id];

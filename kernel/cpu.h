@@ -30,6 +30,11 @@ unsigned hive_cpu_count(void);
  * started may never arrive (kernel/boot.c). */
 bool hive_cpu_online(unsigned id);
 
+/* The logical id the boot core gave the core with hardware id hw_id, for a
+ * fault on a core that has no per-core block yet; -1 if none is recorded
+ * (the boot core in its first steps). */
+int hive_cpu_of_hw_id(uintptr_t hw_id);
+
 /*
  * Per-core stacks: one guard page at the bottom of each slot, then the
  * stack, HIVE_STACK_SIZE bytes (hive/limits.h, a build option). The guard

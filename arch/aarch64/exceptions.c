@@ -97,19 +97,6 @@ _Noreturn void aarch64_irq_stack_overflow(uint64_t esr, uint64_t elr, uint64_t f
     board_exit(1);
 }
 
-/* The logical id the boot core gave the core with hardware id hw: it
- * records each one before it starts that core (kernel/boot.c), its own
- * first. -1 if none is recorded yet (the boot core in its first steps).
- * Entries not used yet read 0: the first match is the recorded one, as
- * entries are filled from 0 up. */
-static int core_of_hw_id(uint64_t hw)
-{
-    for (unsigned i = 0; i < HIVE_MAX_CORES; i++)
-        if (hive_cpus[i].hw_id == hw)
-            return (int)i;
-    return -1;
-}
-
 void aarch64_exception(struct aarch64_frame *f, unsigned kind)
 {
     unsigned group = kind / 4, type = kind % 4, ec = (unsigned)(f->esr >> 26);
@@ -134,7 +121,7 @@ void aarch64_exception(struct aarch64_frame *f, unsigned kind)
              * when it started it; the hardware id is printed too. */
             uint64_t mpidr;
             __asm__ volatile("mrs %0, mpidr_el1" : "=r"(mpidr));
-            int core = core_of_hw_id(mpidr & AARCH64_MPIDR_AFFINITY);
+            int core = hive_cpu_of_hw_id(mpidr & AARCH64_MPIDR_AFFINITY);
             if (core >= 0)
                 hive_console_emergency_panic((unsigned)core, "exception before per-core setup:");
             else
