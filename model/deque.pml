@@ -25,6 +25,13 @@
  *            until the frame or NULL comes back)
  *   -DSOLO   the one-worker pop (d->solo: no fence, no CAS); with
  *            -DNTHIEF=0, as hive runs it
+ *   -DPRIVATE the owner's private entries (deque.h, Lace's split):
+ *            push_private writes the slot at private_end and moves only
+ *            private_end; pop takes an entry above bottom with no fence
+ *            and no CAS; publish moves bottom up to private_end (all) or
+ *            over the older half (publish_oldest); a public push publishes
+ *            everything first (publish.c). Thieves are unchanged: they
+ *            never read private_end
  *
  * Planted bugs, each of which spin must catch:
  *   -DBROKEN_POP_NO_FENCE    pop's load of top passes its store of bottom
@@ -38,6 +45,12 @@
  *                            HIVE_RULE_DEQUE_SOLO check)
  *   -DJOIN -DBROKEN_JOIN_FLOOR  join_shared pops while bottom >= the
  *                            frame's index: it runs work from under its frame
+ *   -DPRIVATE -DBROKEN_PRIVATE_POP  pop takes the entry at bottom - 1 the
+ *                            private way (no fence, no CAS) when none is
+ *                            private: a public entry raced for unprotected
+ *   -DPRIVATE -DBROKEN_PUBLISH_PAST  publish moves bottom one past
+ *                            private_end: a slot never written (or stale)
+ *                            becomes stealable
  */
 #ifndef CAP
 #define CAP    2             /* a power of two */
@@ -62,6 +75,7 @@ short bottom;                /* written by the owner only */
 byte slot[CAP];              /* task number; 0 = never written */
 byte taken[NPUSH + 1];
 bool popping;                /* ghost: the owner is inside a pop (bottom may sit below top) */
+short pend;                  /* private_end: the owner's own end, >= bottom (-DPRIVATE) */
 
 #ifndef NO_INDEX_CHECKS
 #define IDX(c) assert(c)
@@ -72,7 +86,20 @@ bool popping;                /* ghost: the owner is inside a pop (bottom may sit
 /* Index invariants, checked inside every step that moves an index:
    I1: top <= bottom, except inside a pop, where top <= bottom + 1;
    I2: bottom - top <= CAP. */
+#ifndef PRIVATE
 #define INV IDX(top <= bottom + 1 && (popping || top <= bottom) && bottom - top <= CAP)
+#else
+/* and I4: bottom <= private_end, private_end - top <= CAP. */
+#define INV IDX(top <= bottom + 1 && (popping || top <= bottom) && bottom - top <= CAP && \
+                bottom <= pend && pend - top <= CAP)
+#endif
+
+/* The owner's end: hive_deque_bottom. */
+#ifdef PRIVATE
+#define OWN_END pend
+#else
+#define OWN_END bottom
+#endif
 
 /* Running a task: a task run twice is caught here, a lost one at the end.
    A thief runs it in the step whose CAS made it its own. */
@@ -93,8 +120,9 @@ inline TAKE(t) {
 /* hive_deque_push by the owner: refused (t handed back, run inline) when
    full. ok: queued. */
 inline PUSH(task) {
-  /* bottom: relaxed, own; top: acquire */
-  d_step { b = bottom; tp = top };
+  /* bottom: relaxed, own; top: acquire. With -DPRIVATE the caller has
+     published every private entry: private_end == bottom. */
+  d_step { IDX(OWN_END == bottom); b = bottom; tp = top };
   if
 #ifndef BROKEN_FULL
   :: b - tp >= CAP ->
@@ -111,12 +139,71 @@ inline PUSH(task) {
        slot[b % CAP] = task;
        printf("P%d pushes task %d at %d\n", _pid, task, b)
      };
+#ifdef PRIVATE
+     d_step { bottom = b + 1; pend = b + 1; INV }    /* release */
+#else
      d_step { bottom = b + 1; INV }                   /* release */
+#endif
   fi
 }
 
+#ifdef PRIVATE
+/* hive_deque_push_private: the slot, then private_end; no index a thief
+   reads moves. */
+inline PUSH_PRIVATE(task) {
+  d_step { b = pend; tp = top };                       /* top: acquire */
+  if
+  :: b - tp >= CAP ->
+     ok = false;
+     d_step { printf("P%d: full, runs task %d inline\n", _pid, task); RUN(task) }
+  :: else ->
+     ok = true;
+     d_step {
+       IDX(b - top < CAP);
+       slot[b % CAP] = task;
+       pend = b + 1; INV;
+       printf("P%d pushes task %d privately at %d\n", _pid, task, b)
+     }
+  fi
+}
+
+/* hive_deque_publish (all) and hive_deque_publish_oldest (the older half,
+   publish.c): one release store of bottom. */
+inline PUBLISH(half) {
+  d_step {
+    if
+    :: half -> b = bottom + (pend - bottom + 1) / 2
+    :: else -> b = pend
+    fi;
+#ifdef BROKEN_PUBLISH_PAST
+    b = pend + 1;
+#endif
+    bottom = b;
+    printf("P%d publishes up to %d\n", _pid, b)
+  }
+}
+#endif
+
 /* hive_deque_pop by the owner: t = 0 when it got nothing. */
 inline POP(t) {
+#ifdef PRIVATE
+  /* A private entry: plain, owner-only; bottom stays. */
+  if
+#ifndef BROKEN_PRIVATE_POP
+  :: pend != bottom ->
+     d_step { pend = pend - 1; t = slot[pend % CAP]; INV;
+              printf("P%d pops index %d (private)\n", _pid, pend) }
+#else
+  :: pend != top ->
+     d_step { pend = pend - 1; t = slot[pend % CAP];
+              if
+              :: bottom > pend -> bottom = pend
+              :: else -> skip
+              fi;
+              printf("P%d pops index %d (private)\n", _pid, pend) }
+#endif
+  :: else ->
+#endif
 #ifdef SOLO
   /* relaxed (all): nobody else takes from a solo deque */
   d_step { b = bottom; tp = top };
@@ -154,7 +241,7 @@ inline POP(t) {
 #else
   :: size >= 0 ->
 #endif
-     t = x; d_step { popping = false; printf("P%d pops index %d\n", _pid, b) }
+     t = x; d_step { popping = false; pend = b; printf("P%d pops index %d\n", _pid, b) }
   :: else ->
      if
      :: size == 0 ->
@@ -171,7 +258,10 @@ inline POP(t) {
         fi
      :: else -> t = 0
      fi;
-     d_step { bottom = b + 1; popping = false; INV }     /* release */
+     d_step { bottom = b + 1; pend = b + 1; popping = false; INV }     /* release */
+  fi
+#endif
+#ifdef PRIVATE
   fi
 #endif
 }
@@ -247,21 +337,32 @@ proctype Owner() {
   bool joined;
 #endif
   do
+#ifndef PRIVATE
   :: next <= NPUSH -> PUSH(next); next++; FORGET()
+#else
+  /* a public push publishes what is private first (publish.c) */
+  :: next <= NPUSH -> PUBLISH(false); PUSH(next); next++; FORGET()
+  :: next <= NPUSH -> PUSH_PRIVATE(next); next++; FORGET()
+  :: pend != bottom -> PUBLISH(true); FORGET()
+  :: pend != bottom -> PUBLISH(false); FORGET()
+#endif
   :: pops < NPOP -> pops++; POP(t); TAKE(t); FORGET()
 #ifdef JOIN
   /* share: the frame's index is the bottom before the push (own, exact) */
   :: frame == 0 && next <= NPUSH ->
-     frame = next; fidx = bottom; PUSH(next); next++;
+#ifdef PRIVATE
+     PUBLISH(false);
+#endif
+     frame = next; fidx = OWN_END; PUSH(next); next++;
      joined = !ok;           /* refused: the frame stays latent, run inline */
      FORGET()
   /* fa returns: join_shared */
   :: frame != 0 && !joined ->
      do
 #ifndef BROKEN_JOIN_FLOOR
-     :: bottom - fidx > 0 ->
+     :: OWN_END - fidx > 0 ->
 #else
-     :: bottom - fidx >= 0 ->
+     :: OWN_END - fidx >= 0 ->
 #endif
         POP(t);
         if
@@ -322,10 +423,10 @@ init {
      deque at a run's end), then every task must have been taken exactly
      once. */
   d_step {
-    assert(top <= bottom);
+    assert(top <= bottom && bottom <= OWN_END);
     i = top;
     do
-    :: i < bottom -> t = slot[i % CAP]; RUN(t); i++
+    :: i < OWN_END -> t = slot[i % CAP]; RUN(t); i++
     :: else -> break
     od;
     t = 1;

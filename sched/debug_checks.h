@@ -41,6 +41,7 @@
 #define HIVE_RULE_RING_OWNER "rule broken: only the owner core pushes and pops its ring"
 #define HIVE_RULE_DEQUE_OWNER "rule broken: only the owner core pushes and pops its fork-join deque"
 #define HIVE_RULE_DEQUE_SOLO "rule broken: nobody steals from the fork-join deque of a run of one worker"
+#define HIVE_RULE_DEQUE_PRIVATE "rule broken: a public push onto private entries of the fork-join deque (publish them first)"
 #define HIVE_RULE_RING_SOLO "rule broken: nobody steals from the ring of a run of one worker"
 #define HIVE_RULE_RUN_ONCE "rule broken: a queued task is run by one core, once per spawn"
 #define HIVE_RULE_JOIN_ONCE "rule broken: a join frame is joined once"
@@ -68,6 +69,11 @@ unsigned hive_spin_held_here(void);
                    ((owner) == hive_port_core_id() && !hive_port_in_interrupt()), \
                rule)
 
+/* The same from the owner core, an interrupt of it included (the heartbeat's
+ * publish of private entries: sched/publish.c). */
+#define HIVE_CHECK_OWNER_CORE(owner, rule)                                     \
+    HIVE_CHECK((owner) == HIVE_QUEUE_ANY_OWNER || (owner) == hive_port_core_id(), rule)
+
 /* The caller is about to wait or park; it held `held_at_start` spinlocks
  * when its worker began. */
 #define HIVE_CHECK_MAY_BLOCK(held_at_start)                                    \
@@ -80,6 +86,7 @@ unsigned hive_spin_held_here(void);
 
 #define HIVE_CHECK(cond, rule) ((void)0)
 #define HIVE_CHECK_OWNER(owner, rule) ((void)0)
+#define HIVE_CHECK_OWNER_CORE(owner, rule) ((void)0)
 #define HIVE_CHECK_MAY_BLOCK(held_at_start) ((void)0)
 
 #endif

@@ -16,6 +16,7 @@ void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start)
     d->solo = false;
     atomic_init(&d->top, start);
     atomic_init(&d->bottom, start);
+    d->private_end = start;
     for (uint32_t i = 0; i < HIVE_DEQUE_CAP; i++)
         atomic_init(&d->slot[i], NULL);
 }

@@ -13,8 +13,23 @@
  * Indices are uint32_t and wrap; sizes are signed differences (bottom may sit
  * one below top while a pop of an empty deque is undone).
  *
- * Owner only: push, pop, bottom (never from an interrupt handler; a debug
- * build checks it, sched/debug_checks.h). Any core: steal, len.
+ * The owner may also keep entries private, above bottom, where thieves do not
+ * look (Lace's split deque): push_private puts a task at private_end, the
+ * owner's own end, and moves no index a thief reads; pop takes a private
+ * entry back with plain loads and stores, no fence and no CAS, as no thief
+ * can race for it; publish makes every private entry stealable at once, with
+ * the one release store of bottom that a push makes. A thief sees a prefix
+ * of what the owner pushed, exactly as if the private entries had not been
+ * pushed yet: their slots are written as a push writes them, and bottom,
+ * the only index a thief reads, moves as it would for those pushes made at
+ * the time of the publish. What the scheduler keeps private and when it
+ * publishes: sched/group.c, "Private group tasks".
+ *
+ * Owner only: push, push_private, publish, pop, bottom, owned, private_len
+ * (never from an interrupt handler, but publish, which the owner core's own
+ * interrupt may make when no private operation is under way: publish.c, "The
+ * heartbeat"; a debug build checks it, sched/debug_checks.h). Any core:
+ * steal, len.
  */
 #ifndef HIVE_SCHED_DEQUE_H
 #define HIVE_SCHED_DEQUE_H
@@ -38,7 +53,10 @@ _Static_assert(HIVE_DEQUE_CAP <= (1u << 30), "deque capacity out of range");
 
 struct hive_deque {
     _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t top;    /* thieves' end; only ever CASed up */
-    _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t bottom; /* owner's end; written only by the owner */
+    _Alignas(HIVE_CACHE_LINE) _Atomic uint32_t bottom; /* thieves' limit; written only by the owner */
+    /* The owner's end: entries [bottom, private_end) are private. Plain:
+     * only the owner reads or writes it. */
+    uint32_t private_end;
     /* No other core takes from this deque this run (the run has one
      * worker): the owner's pop needs neither the fence nor the CAS that
      * settle a race with thieves. Set with the owner, between runs; on
@@ -62,8 +80,11 @@ void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start);
 static inline struct hive_task *hive_deque_push(struct hive_deque *d, struct hive_task *t)
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
-    /* relaxed: only this core writes bottom. */
-    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    /* A push publishes everything under it: private entries must have been
+     * published first (the caller's business: they may need converting). */
+    HIVE_CHECK(d->private_end == atomic_load_explicit(&d->bottom, memory_order_relaxed),
+               HIVE_RULE_DEQUE_PRIVATE);
+    uint32_t b = d->private_end;
     /* acquire: pairs with the thieves' seq_cst CAS on top, so a thief's read
      * of the slot we may overwrite is done. */
     uint32_t t0 = atomic_load_explicit(&d->top, memory_order_acquire);
@@ -73,13 +94,74 @@ static inline struct hive_task *hive_deque_push(struct hive_deque *d, struct hiv
     atomic_store_explicit(&d->slot[b & HIVE_DEQUE_MASK], t, memory_order_relaxed);
     /* release: pairs with the acquire load of bottom in hive_deque_steal. */
     atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
+    d->private_end = b + 1;
     return NULL;
+}
+
+/* Owner: push t at the owner's end, private (see the top). Returns NULL, or
+ * t itself when the deque is full. */
+static inline struct hive_task *hive_deque_push_private(struct hive_deque *d, struct hive_task *t)
+{
+    HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
+    uint32_t b = d->private_end;
+    /* acquire: as in push - a thief's read of a slot we may overwrite is
+     * done (a slot under top may be rewritten once top has moved past it). */
+    uint32_t t0 = atomic_load_explicit(&d->top, memory_order_acquire);
+    if ((int32_t)(b - t0) >= (int32_t)HIVE_DEQUE_CAP)
+        return t;
+    /* relaxed: no thief reads at or above bottom; publish releases it. */
+    atomic_store_explicit(&d->slot[b & HIVE_DEQUE_MASK], t, memory_order_relaxed);
+    d->private_end = b + 1;
+    return NULL;
+}
+
+/* Owner: the private entries, oldest first, are slots [bottom, private_end). */
+static inline uint32_t hive_deque_private_len(const struct hive_deque *d)
+{
+    /* relaxed: only this core writes bottom. */
+    return d->private_end - atomic_load_explicit(&d->bottom, memory_order_relaxed);
+}
+
+/* Owner: the task at index i (bottom <= i < private_end: a private entry). */
+static inline struct hive_task *hive_deque_at(struct hive_deque *d, uint32_t i)
+{
+    /* relaxed: this core wrote it. */
+    return atomic_load_explicit(&d->slot[i & HIVE_DEQUE_MASK], memory_order_relaxed);
+}
+
+/* Owner: make the n oldest private entries stealable (n <= private_len). */
+static inline void hive_deque_publish_oldest(struct hive_deque *d, uint32_t n)
+{
+    HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
+    /* relaxed load: only this core writes bottom; release store: as in
+     * hive_deque_publish. */
+    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    atomic_store_explicit(&d->bottom, b + n, memory_order_release);
+}
+
+/* Owner: make every private entry stealable. Also from an interrupt of the
+ * owner core that finds no private operation under way (publish.c). */
+static inline void hive_deque_publish(struct hive_deque *d)
+{
+    HIVE_CHECK_OWNER_CORE(d->owner, HIVE_RULE_DEQUE_OWNER);
+    /* release: pairs with the acquire load of bottom in hive_deque_steal, as
+     * a push's: the slots and what the owner wrote into the tasks before
+     * this store (their kind and count: group.c) are visible to a thief
+     * that sees the new bottom. */
+    atomic_store_explicit(&d->bottom, d->private_end, memory_order_release);
 }
 
 /* Owner: pop the newest task, or NULL. */
 static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
+    /* relaxed: only this core writes bottom. */
+    uint32_t b0 = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    if (d->private_end != b0) {
+        /* A private entry: no thief looks at or above bottom. */
+        uint32_t i = --d->private_end;
+        return atomic_load_explicit(&d->slot[i & HIVE_DEQUE_MASK], memory_order_relaxed);
+    }
     if (d->solo) {
         /* relaxed (all): nobody else reads or writes this deque this run,
          * so top does not move. At one worker the join frames a wait takes
@@ -88,14 +170,14 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
          * group task was (skynet: 1.1 million a run), skynet at 1 worker
          * took 32.5 ms without the fence instead of 39.5 (medians, 8
          * interleaved runs each, on the host). */
-        uint32_t bottom = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+        uint32_t bottom = b0;
         if (bottom == atomic_load_explicit(&d->top, memory_order_relaxed))
             return NULL;
         atomic_store_explicit(&d->bottom, bottom - 1, memory_order_relaxed);
+        d->private_end = bottom - 1;
         return atomic_load_explicit(&d->slot[(bottom - 1) & HIVE_DEQUE_MASK], memory_order_relaxed);
     }
-    /* relaxed: only this core writes bottom. */
-    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
+    uint32_t b = b0 - 1;
     /* release: pairs with the acquire load of bottom in hive_deque_steal (a
      * thief reading this value still sees the slots below it written). */
     atomic_store_explicit(&d->bottom, b, memory_order_release);
@@ -111,8 +193,10 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
     if (size >= 0) {
         /* relaxed: this core wrote the slot. */
         x = atomic_load_explicit(&d->slot[b & HIVE_DEQUE_MASK], memory_order_relaxed);
-        if (size > 0)
+        if (size > 0) {
+            d->private_end = b;
             return x;
+        }
         /* The last task: race the thieves for it on top. relaxed on failure:
          * we only learn that a thief won. */
         if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
@@ -123,15 +207,26 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
      * of bottom in hive_deque_steal; keeps the slots published by push visible
      * through this store. */
     atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
+    d->private_end = b + 1;
     return x;
 }
 
-/* Owner: the bottom index, exact (only the owner writes it). Deep waits
- * compare it with a recorded floor (see sched/join.c, "Waiting"). */
+/* Owner: the owner's end, private entries included, exact (only the owner
+ * moves it). Deep waits compare it with a recorded floor (see
+ * sched/join.c, "Waiting"). */
 static inline uint32_t hive_deque_bottom(struct hive_deque *d)
 {
-    /* relaxed: only this core writes bottom. */
-    return atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    return d->private_end;
+}
+
+/* Owner: the tasks it holds, private ones included (an upper bound, as a
+ * steal may not be seen yet; 0 does mean empty). */
+static inline uint32_t hive_deque_owned(struct hive_deque *d)
+{
+    /* relaxed: a hint, as hive_deque_len's. */
+    uint32_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    int32_t n = (int32_t)(d->private_end - t);
+    return n > 0 && n <= (int32_t)HIVE_DEQUE_CAP ? (uint32_t)n : 0;
 }
 
 /* Owner: would a push find the deque full? A stale top (a steal not seen
@@ -141,18 +236,16 @@ static inline uint32_t hive_deque_bottom(struct hive_deque *d)
 static inline bool hive_deque_full(struct hive_deque *d)
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
-    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
     uint32_t t = atomic_load_explicit(&d->top, memory_order_relaxed);
-    return (int32_t)(b - t) >= (int32_t)HIVE_DEQUE_CAP;
+    return (int32_t)(d->private_end - t) >= (int32_t)HIVE_DEQUE_CAP;
 }
 
 /* Any core: take the oldest task. HIVE_STEAL_OK with *out set, HIVE_STEAL_EMPTY,
  * or HIVE_STEAL_BUSY when a racing pop or steal won (worth retrying). */
 enum hive_steal_result hive_deque_steal(struct hive_deque *d, struct hive_task **out);
 
-/* Tasks queued. A hint for everyone: the owner's bottom is exact, but its
- * relaxed top load may miss a steal, so the owner gets an upper bound - 0 from
- * the owner does mean empty. */
+/* Tasks a thief could take (private ones are not counted: hive_deque_owned
+ * is the owner's count). A hint for everyone. */
 static inline uint32_t hive_deque_len(struct hive_deque *d)
 {
     /* relaxed (both): a hint; negative or torn differences read as empty. */

@@ -525,6 +525,57 @@ HIVE_TEST(deque_lifo_steal_fifo_full_wrap)
     }
 }
 
+/* Private entries (the split): invisible to thieves until published, popped
+ * back newest first, the older half published first; full counts them; a
+ * public push goes on top once they are published; across the index wrap. */
+HIVE_TEST(deque_private_split)
+{
+    static const uint32_t starts[] = {0, 0xFFFFFFF8u};
+    for (unsigned s = 0; s < 2; s++) {
+        memset(tasks, 0, sizeof tasks);
+        hive_deque_init_at(&deque, HIVE_QUEUE_ANY_OWNER, starts[s]);
+        struct hive_task *x = NULL;
+        for (unsigned i = 0; i < 5; i++)
+            CHECK(hive_deque_push_private(&deque, &tasks[i]) == NULL);
+        CHECK_EQ(hive_deque_len(&deque), 0);
+        CHECK_EQ(hive_deque_owned(&deque), 5);
+        CHECK_EQ(hive_deque_private_len(&deque), 5);
+        CHECK_EQ(hive_deque_bottom(&deque), starts[s] + 5);
+        CHECK_EQ(hive_deque_steal(&deque, &x), HIVE_STEAL_EMPTY);
+        /* the owner takes its newest back, no thief involved */
+        CHECK_EQ(id(hive_deque_pop(&deque)), 4);
+        /* the older half of the four left: 0 and 1 */
+        hive_deque_publish_oldest(&deque, 2);
+        CHECK_EQ(hive_deque_len(&deque), 2);
+        CHECK_EQ(hive_deque_private_len(&deque), 2);
+        CHECK_EQ(hive_deque_steal(&deque, &x), HIVE_STEAL_OK);
+        CHECK_EQ(id(x), 0);
+        /* newest first: the private ones, then the public one by the
+         * classic pop */
+        CHECK_EQ(id(hive_deque_pop(&deque)), 3);
+        CHECK_EQ(id(hive_deque_pop(&deque)), 2);
+        CHECK_EQ(id(hive_deque_pop(&deque)), 1);
+        CHECK(hive_deque_pop(&deque) == NULL);
+        CHECK_EQ(hive_deque_owned(&deque), 0);
+        /* full counts private entries; publish all, then a public push */
+        for (unsigned i = 0; i < HIVE_DEQUE_CAP - 1; i++)
+            CHECK(hive_deque_push_private(&deque, &tasks[10 + i]) == NULL);
+        CHECK(!hive_deque_full(&deque));
+        hive_deque_publish(&deque);
+        CHECK_EQ(hive_deque_private_len(&deque), 0);
+        CHECK(hive_deque_push(&deque, &tasks[9]) == NULL);
+        CHECK(hive_deque_full(&deque));
+        CHECK(hive_deque_push_private(&deque, &tasks[8]) == &tasks[8]);
+        CHECK_EQ(hive_deque_len(&deque), HIVE_DEQUE_CAP);
+        CHECK_EQ(id(hive_deque_pop(&deque)), 9);
+        CHECK_EQ(hive_deque_steal(&deque, &x), HIVE_STEAL_OK);
+        CHECK_EQ(id(x), 10);
+        while (hive_deque_pop(&deque))
+            ;
+        CHECK_EQ(hive_deque_owned(&deque), 0);
+    }
+}
+
 /* The worker's steal: the victim's fork-join deque first (its oldest entry,
  * one task), then half of its ring; nothing from oneself; every attempt, steal
  * and task moved counted. */
