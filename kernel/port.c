@@ -284,6 +284,17 @@ void hive_port_backstop_fence(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
+bool hive_port_poke(unsigned core, void (*fn)(void))
+{
+    /* The backstop's check runs in this core's own timer interrupt: the
+     * poke is a call. */
+    if (core != hive_cpu_id())
+        hive_panic("a poke of core %u from core %u (only a backstop check pokes, on its core)", core,
+                   hive_cpu_id());
+    fn();
+    return true;
+}
+
 void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
 {
     /* Published to the other cores by hive_smp_call_all's release. One

@@ -116,8 +116,8 @@ struct hive_task *hive_find_local(struct hive_worker *w)
         hive_publish_ring(w, t);
     }
     w->lifo_polls = 0;
-    /* hive_deque_len costs no fence (pop does), and for the owner 0 means empty. */
-    if (hive_deque_len(&w->queues.forkjoin) && (t = hive_deque_pop(&w->queues.forkjoin)))
+    /* hive_deque_owned costs no fence (pop does), and 0 means empty. */
+    if (hive_deque_owned(&w->queues.forkjoin) && (t = hive_forkjoin_pop(w)))
         return t;
     return hive_ring_pop(&w->queues.ring);
 }

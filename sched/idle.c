@@ -118,6 +118,13 @@
  *    (the park may follow a look that found nobody parked) plus the
  *    interrupt's latency (model/idle.pml -DLONG checks it, and that it fails
  *    without the backstop).
+ *  - Private group tasks (sched/group.c) are pushes not yet made: no other
+ *    core can take them, and so none can miss them. Their core is awake and
+ *    pops them before it parks, or publishes them (a deep wait, which never
+ *    parks). Made stealable later, they are pushes like any other: by the
+ *    core in task context, followed by its notify; or by the heartbeat's
+ *    poke, inside the backstop check just before the check's own fence and
+ *    look (publish.c), so that look is their notify - made late, as above.
  * Wakes themselves are never lost: hive_port_wake leaves one pending wake per
  * core that the next hive_port_wait consumes, and a parked worker re-checks
  * its bit after every return from hive_port_wait. No step depends on a park

@@ -257,6 +257,12 @@ void hive_latent_share(struct hive_worker *w)
      * the deque while a woken core is on its way. hive_deque_len costs no
      * fence, and for the owner 0 means empty. */
     struct hive_join_frame *oldest;
+    if (hive_deque_private_len(&w->queues.forkjoin)) {
+        /* Private group tasks: offered first, and then the deque holds
+         * something to take (group.c, "Private group tasks"). */
+        hive_publish_private(w);
+        return;
+    }
     if (hive_deque_len(&w->queues.forkjoin) == 0 && (oldest = oldest_shareable(&w->latent)))
         share(w, oldest);
 }
@@ -322,7 +328,7 @@ static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
      * is gone if a thief took it (then so is everything older) or if a wait
      * inside fa ran it (then f->remaining is zero already). */
     while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - f->deque_index) > 0) {
-        struct hive_task *t = hive_deque_pop(&w->queues.forkjoin);
+        struct hive_task *t = hive_forkjoin_pop(w);
         if (t == &f->task) {
             frame_taken(f);
             w->stats.tasks_run++;

@@ -126,6 +126,15 @@ _Noreturn void hive_port_panic_core(unsigned core, const char *msg);
  */
 void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core));
 void hive_port_backstop_fence(void);
+/*
+ * From a backstop check for `core` only: have `core` call fn() as an
+ * interrupt of it - whatever it runs, at an instruction boundary - and
+ * return once that has returned, its stores visible to the caller. On the boards the check runs on the core itself: a call. On the
+ * host a signal to the core's thread, and a bounded wait for its handler;
+ * false if the handler did not run in time (the check then looks again a
+ * period later).
+ */
+bool hive_port_poke(unsigned core, void (*fn)(void));
 
 /*
  * The watchdog's clock (sched/watchdog.c). During the next

@@ -2,12 +2,15 @@
  * Making work visible to other cores, and telling an idle core about it: the
  * one place in sched/ that calls hive_idle_notify.
  *
- * hive_publish_ring, _pulled, _forkjoin and _global are the only functions
- * that push a task where other cores can take it - this core's ring, its
- * fork-join deque, the global queue - and each then notifies (rule 1 of
- * sched/idle.c): a load of the idle state, then a wake if nobody is
- * searching and someone is parked. Callers that queue a task for others go
- * through them, so none can forget the notify.
+ * hive_publish_ring, _pulled, _forkjoin, _private, _oldest_private and
+ * _global are the only functions that make a task takeable by other cores -
+ * this core's ring, its fork-join deque (a push, or private entries made
+ * stealable: sched/group.c, "Private group tasks"), the global queue - and
+ * each then notifies (rule 1 of sched/idle.c): a load of the idle state,
+ * then a wake if nobody is searching and someone is parked. Callers that
+ * queue a task for others go through them, so none can forget the notify.
+ * The one exception, the heartbeat's publish from an interrupt
+ * (hive_sched_poked, below), is followed by its caller's fenced notify.
  *
  * A push to the global queue - from a worker, another thread or an
  * interrupt handler - has a seq_cst fence between the push and that load.
@@ -43,6 +46,7 @@
  * stolen. Only the task it evicts, pushed into the ring, is published.
  */
 #include "sched/sched_internal.h"
+#include "sched/sched.h"
 
 /* A notify's wake, traced and counted (w NULL: from outside the workers). */
 static void count_wake(struct hive_worker *w, int woken)
@@ -94,12 +98,36 @@ static bool backstop_check(unsigned core)
     /* relaxed: ordered by the fence below, for both sides (see above). */
     atomic_store_explicit(&w->backstop_armed, false, memory_order_relaxed);
     hive_port_backstop_fence();
+    /* The heartbeat: the core's private tasks become stealable, by the core
+     * itself, before the look below (see "The heartbeat"). The hint is read
+     * after the fence, as the queues are: a private push before it is seen,
+     * one after it sees the flag clear and arms the check again. A poke not
+     * taken in time (the host's signal held back) is tried again a period
+     * later; the look goes on all the same. */
+    bool again = false;
+    /* relaxed: a hint, ordered by the fence above (see "The heartbeat"). */
+    if (atomic_load_explicit(&w->private_held, memory_order_relaxed) &&
+        !hive_port_poke(core, hive_sched_poked)) {
+        atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
+        again = true;
+    }
     if (!hive_ring_len(&w->queues.ring) && !hive_deque_len(&w->queues.forkjoin) &&
         hive_global_is_empty(&hive_scheduler.global))
-        return false;
+        return again;
     if (hive_idle_notify(idle) >= 0)
         w->stats.backstop_wakes++;
-    return false;
+    return again;
+}
+
+void hive_backstop_arm(struct hive_worker *w)
+{
+    /* relaxed, the load and the store: the check's clearing store pairs
+     * with them through hive_port_backstop_fence (backstop_check); nothing
+     * else reads the flag. */
+    if (atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
+    hive_port_backstop(HIVE_BACKSTOP_NS, backstop_check);
 }
 
 /* A worker's push to its own queues: the notify without the fence, and the
@@ -115,13 +143,7 @@ static inline void notify_own(struct hive_worker *w)
         count_wake(w, woken);
         return;
     }
-    /* relaxed, the load and the store: the check's clearing store pairs
-     * with them through hive_port_backstop_fence (backstop_check); nothing
-     * else reads the flag. */
-    if (atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
-        return;
-    atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
-    hive_port_backstop(HIVE_BACKSTOP_NS, backstop_check);
+    hive_backstop_arm(w);
 }
 
 /* A push that spilled to the global queue (t, or the first of several):
@@ -174,13 +196,114 @@ void hive_publish_pulled(struct hive_worker *w, struct hive_task *list)
     notify_own(w);
 }
 
+/* Count every private entry in its group; the caller then publishes them. */
+static void count_private(struct hive_worker *w)
+{
+    struct hive_deque *d = &w->queues.forkjoin;
+    uint32_t end = hive_deque_bottom(d);
+    for (uint32_t i = end - hive_deque_private_len(d); i != end; i++) {
+        struct hive_task *t = hive_deque_at(d, i);
+        if (t->kind == HIVE_TASK_GROUP_HELD)
+            hive_group_task_count(w, t);
+    }
+}
+
+/*
+ * The heartbeat. A core that holds private tasks (group.c) offers them at its
+ * own next spawn, pop or wait once some core wants work - which a task that
+ * spawns and then runs long, or spins, never reaches. So a private push arms
+ * the backstop (if it is not armed), and the backstop's check, once some core
+ * is parked, pokes the core first (hive_port_poke: on the boards the check
+ * runs on the core itself, in its timer interrupt; on the host the port
+ * signals the core's thread and waits for its handler), and the poke
+ * publishes every private task of the core's (hive_sched_poked) - unless the
+ * core is inside a private operation of its own, which the interrupt must
+ * not cut in two: then the operation publishes as it ends
+ * (hive_private_leave). The check's look that follows sees the tasks and
+ * notifies with the fence. So a group task waits for a core that wants work
+ * at most about two backstop periods (HIVE_BACKSTOP_NS) after that core
+ * parked, whatever its spawner runs. The check pokes only a core whose
+ * private_held hint is set: it reads the hint after its fence, against the
+ * private push's store of it before that push's look at backstop_armed -
+ * the pairing that covers every own push (above): either the check sees the
+ * hint, or the push sees the flag clear and arms the check again.
+ */
+void hive_sched_poked(void)
+{
+    struct hive_worker *w = hive_tls_worker;
+    if (!w)
+        return;
+    if (atomic_load_explicit(&w->private_busy, memory_order_relaxed)) {
+        atomic_store_explicit(&w->private_asked, 1, memory_order_relaxed);
+        return;
+    }
+    if (!hive_deque_private_len(&w->queues.forkjoin))
+        return;
+    /* No notify here: the caller (backstop_check) looks and notifies with
+     * the fence, which the host's signal handler could not (the wake takes
+     * locks). Nor any other wake: a group's count reaches zero only at a
+     * task's end, and every count this takes off (a hold's, in
+     * hive_group_task_count) comes after the task's own count was added. */
+    count_private(w);
+    hive_deque_publish(&w->queues.forkjoin);
+    /* relaxed: a hint (above). */
+    atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+}
+
+void hive_private_serve(struct hive_worker *w)
+{
+    atomic_store_explicit(&w->private_asked, 0, memory_order_relaxed);
+    hive_publish_private(w);
+}
+
+void hive_publish_private(struct hive_worker *w)
+{
+    if (!hive_deque_private_len(&w->queues.forkjoin))
+        return;
+    hive_private_enter(w);
+    count_private(w);
+    hive_deque_publish(&w->queues.forkjoin);
+    /* relaxed: a hint (above). */
+    atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+    hive_private_leave(w);
+    notify_own(w);
+}
+
+void hive_publish_oldest_private(struct hive_worker *w)
+{
+    struct hive_deque *d = &w->queues.forkjoin;
+    hive_private_enter(w);
+    uint32_t end = hive_deque_bottom(d);
+    uint32_t have = hive_deque_private_len(d);
+    uint32_t n = (have + 1) / 2; /* half, as Lace moves its split */
+    for (uint32_t i = end - have; i != end - have + n; i++) {
+        struct hive_task *t = hive_deque_at(d, i);
+        if (t->kind == HIVE_TASK_GROUP_HELD)
+            hive_group_task_count(w, t);
+    }
+    hive_deque_publish_oldest(d, n);
+    hive_private_leave(w);
+    notify_own(w);
+}
+
 struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t)
 {
     HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_FORKJOIN);
-    if (hive_deque_push(&w->queues.forkjoin, t))
-        return t; /* full: not queued, the caller runs it */
+    /* Under it, stealable first: a push publishes everything below it. */
+    hive_private_enter(w);
+    if (hive_deque_private_len(&w->queues.forkjoin)) {
+        count_private(w);
+        hive_deque_publish(&w->queues.forkjoin);
+        /* relaxed: a hint ("The heartbeat"). */
+        atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+    }
+    /* A private task popped and pushed back (group.c) goes public counted. */
+    if (t->kind == HIVE_TASK_GROUP_HELD)
+        hive_group_task_count(w, t);
+    struct hive_task *refused = hive_deque_push(&w->queues.forkjoin, t);
+    hive_private_leave(w);
     notify_own(w);
-    return NULL;
+    return refused; /* full: not queued, the caller runs it */
 }
 
 void hive_publish_global(struct hive_task *t)

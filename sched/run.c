@@ -233,7 +233,7 @@ static uint64_t move_leftovers(unsigned workers)
         /* Group tasks only: a join frame is never left behind (its joiner
          * is a task of the run, which waited for it). */
         while ((t = hive_deque_pop(&w->queues.forkjoin))) {
-            if (t->kind == HIVE_TASK_GROUP) {
+            if (hive_task_is_group(t->kind)) {
                 drop_unwaited(t);
                 unwaited++;
             } else {

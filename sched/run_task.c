@@ -36,12 +36,13 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
         /* Not counted and no state: its joiner waits for its done flag. */
         hive_join_frame_run(t);
     } else {
-        if (kind > HIVE_TASK_ENTRY)
+        if (kind > HIVE_TASK_GROUP_HELD)
             hive_port_panic("a queued task of no known kind");
         /* Read the header before giving it back: from the store of IDLE on it
          * is the caller's, and fn may free or respawn it. */
         void (*fn)(struct hive_task *) = t->fn;
         struct hive_group *g = t->group;
+        unsigned hold = t->chunk_len; /* a private task's (group.c) */
         /* release: pairs with the acquire CAS in hive_spawn_claim; whoever
          * spawns t again sees our reads of its header done. */
 #ifdef HIVE_DEBUG_CHECKS
@@ -69,6 +70,12 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
             hive_outstanding_done(w);
         else if (kind == HIVE_TASK_GROUP)
             hive_group_task_done(g); /* uncounted: its waiter is (group.c) */
+        else if (kind == HIVE_TASK_GROUP_HELD) {
+            /* Counted in its core's hold. */
+            hive_private_enter(w);
+            hive_group_hold_done(w, hold);
+            hive_private_leave(w);
+        }
         else
             hive_outstanding_sub(1); /* the entry: see enum hive_task_kind */
     }

@@ -53,6 +53,10 @@ void hive_spawn_count(void);
 int hive_spawn_cancel(struct hive_task *task);
 void hive_spawn_queue(struct hive_task *task);
 
+/* hive_port_poke's work, on the core poked, as an interrupt of it: make the
+ * core's private group tasks stealable (sched/publish.c, "The heartbeat"). */
+void hive_sched_poked(void);
+
 /* An interrupt handler begins on this core: returns what to give back to
  * hive_sched_interrupt_exit when it ends. While it runs, the calling core is
  * out of task context for the scheduler's inline paths too (hive_join's,

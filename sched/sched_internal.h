@@ -74,7 +74,27 @@ enum hive_task_kind {
     /* A join frame (join.c): a second half someone may steal. Uncounted and
      * without a state; the joiner waits for its done flag. */
     HIVE_TASK_JOIN_FRAME,
+    /* A group's task kept private in its spawner's deque (group.c, "Private
+     * group tasks"): not counted in its group one by one but through a hold
+     * of its core's (chunk_len names it), and so run only by that core. A
+     * publish makes it a HIVE_TASK_GROUP, counted. */
+    HIVE_TASK_GROUP_HELD,
 };
+
+/* A group task's kind either way: queued where its group counts it, or held. */
+static inline bool hive_task_is_group(unsigned kind)
+{
+    return kind == HIVE_TASK_GROUP || kind == HIVE_TASK_GROUP_HELD;
+}
+
+/* One count of a group that a core holds for its private tasks of that group
+ * (group.c, "Private group tasks"). Owner-only. */
+struct hive_group_hold {
+    struct hive_group *group;
+    uint32_t tasks; /* private tasks of this hold queued or running here */
+};
+#define HIVE_GROUP_HOLDS 32u
+_Static_assert(HIVE_GROUP_HOLDS <= 255u, "a hold's index must fit a task's chunk_len");
 
 /* struct hive_join_frame, a join's second half on the joiner's stack, and
  * struct hive_latent_stack are in hive/join_inline.h: hive_join's inline
@@ -156,6 +176,20 @@ struct hive_worker {
     /* Counts of outstanding this core holds and has not spent (run.c,
      * "Credits"). Owner-only; zero whenever the core sleeps. */
     uint32_t credits;
+    /* The groups this core holds a count of for its private tasks, a stack
+     * (group.c, "Private group tasks"); holds_used of them are in use. */
+    unsigned holds_used;
+    struct hive_group_hold holds[HIVE_GROUP_HOLDS];
+    /* Private operations under way on this core (a nesting count), and a
+     * publish asked for by an interrupt that found one under way (publish.c,
+     * "The heartbeat"). Atomic only for the interrupt of this core: relaxed
+     * accesses with signal fences, no instruction of their own. */
+    _Atomic unsigned char private_busy;
+    _Atomic unsigned char private_asked;
+    /* May hold private entries: set by a private push, cleared once none
+     * is left; read by the backstop's check (on the host from another
+     * thread), which pokes only a core that may hold some. */
+    atomic_bool private_held;
     /* Spinlocks this core held when its worker began (debug builds only;
      * sched/debug_checks.h). */
     unsigned spin_held_at_start;
@@ -308,6 +342,13 @@ void hive_publish_ring(struct hive_worker *w, struct hive_task *t);
  * ring, in order, then one notify. */
 void hive_publish_pulled(struct hive_worker *w, struct hive_task *list);
 struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t);
+/* Make every private entry of w's fork-join deque stealable, each counted in
+ * its group (group.c, "Private group tasks"), then notify; nothing if none. */
+void hive_publish_private(struct hive_worker *w);
+/* Arm the backstop of w's pushes unless it is armed (publish.c). */
+void hive_backstop_arm(struct hive_worker *w);
+/* The same for the older half of the private entries (there must be one). */
+void hive_publish_oldest_private(struct hive_worker *w);
 void hive_publish_global(struct hive_task *t);
 /* hive_spawn from task context: t into the LIFO slot; the task it evicts is
  * published to the ring. */
@@ -410,6 +451,50 @@ uintptr_t hive_join_frame_fn(const struct hive_task *t);
 
 /* ---- group.c ---- */
 void hive_group_task_done(struct hive_group *g);
+/* A private task of w's hold number `hold` has finished, or was published
+ * (group.c, "Private group tasks"). */
+void hive_group_hold_done(struct hive_worker *w, unsigned hold);
+/* A private task is counted in its group from now on, and leaves its hold:
+ * before a publish makes it stealable (publish.c). */
+void hive_group_task_count(struct hive_worker *w, struct hive_task *t);
+
+/* Around every operation of the owner's on its private entries or holds:
+ * an interrupt of this core (the heartbeat, publish.c) then leaves them to
+ * the operation's end instead of publishing under it. */
+void hive_private_serve(struct hive_worker *w);
+static inline void hive_private_enter(struct hive_worker *w)
+{
+    unsigned char n = atomic_load_explicit(&w->private_busy, memory_order_relaxed);
+    atomic_store_explicit(&w->private_busy, n + 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* the mark before the operation */
+}
+static inline void hive_private_leave(struct hive_worker *w)
+{
+    atomic_signal_fence(memory_order_seq_cst); /* the operation before the unmark */
+    unsigned char n = atomic_load_explicit(&w->private_busy, memory_order_relaxed);
+    atomic_store_explicit(&w->private_busy, n - 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* the unmark before the look */
+    if (n == 1 && atomic_load_explicit(&w->private_asked, memory_order_relaxed))
+        hive_private_serve(w);
+}
+
+/* The owner's pop of its fork-join deque, the only one a worker makes: while
+ * some core wants work, private entries are published first, so that a
+ * core which keeps popping its own work without spawning offers it too. */
+static inline struct hive_task *hive_forkjoin_pop(struct hive_worker *w)
+{
+    struct hive_deque *d = &w->queues.forkjoin;
+    if (hive_deque_private_len(d) && !hive_deque_len(d) &&
+        hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy))
+        hive_publish_oldest_private(w);
+    hive_private_enter(w);
+    struct hive_task *t = hive_deque_pop(d);
+    /* relaxed (both): a hint (publish.c, "The heartbeat"). */
+    if (!hive_deque_private_len(d) && atomic_load_explicit(&w->private_held, memory_order_relaxed))
+        atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+    hive_private_leave(w);
+    return t;
+}
 
 /* ---- pool.c ---- */
 void hive_pool_configure(unsigned size);

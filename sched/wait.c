@@ -74,8 +74,14 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
      * thieves emptied the deque meanwhile, nothing: never an entry under the
      * floor. */
     if (deep && (int32_t)(hive_deque_bottom(&w->queues.forkjoin) - w->forkjoin_floor) > 0 &&
-        (t = hive_deque_pop(&w->queues.forkjoin)))
+        (t = hive_forkjoin_pop(w)))
         return t;
+    /* Private entries left are under the floor, another task's: offered
+     * now, as a deep wait never parks and may poll for long (group.c,
+     * "Private group tasks"). A wait that is not deep pops them all in
+     * hive_find_local before it parks. */
+    if (deep)
+        hive_publish_private(w);
     if (frame_thief >= 0 && (unsigned)frame_thief != w->id &&
         (unsigned)frame_thief < hive_scheduler.workers) {
         /* Leapfrogging: what the core that took our frame left in its deque

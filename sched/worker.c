@@ -58,6 +58,9 @@ void hive_worker_main(void *unused)
      * (hive_wait_for). No room known: every wait keeps to its own work. */
     char here;
     w->deep_below = (uintptr_t)&here - hive_port_stack_room() / 2;
+    /* The last run's holds were of its groups (a run that ended with private
+     * tasks dropped them: run.c). */
+    w->holds_used = 0;
     hive_latent_gate_begin(&w->latent);
     HIVE_TRACE_CORE_BEGIN();
 #ifdef HIVE_DEBUG_CHECKS
@@ -73,7 +76,7 @@ void hive_worker_main(void *unused)
             hive_park(w);
             continue;
         }
-        if (t->kind == HIVE_TASK_GROUP && w->credits && ended_before(w, t))
+        if (hive_task_is_group(t->kind) && w->credits && ended_before(w, t))
             continue;
         hive_run_task(w, t);
         if (++w->tick_tasks >= HIVE_BUDGET)

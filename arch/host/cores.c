@@ -116,6 +116,8 @@ static void *core_thread(void *p)
     free(p);
     unsigned id = start.id;
     hive_host_bind_core(id);
+    /* Threads inherit the creator's mask: the poke must get through. */
+    hive_host_poke_unblock(NULL);
     /* Created during run `gen`, for it: take part in it first. */
     unsigned long seen = start.gen - 1;
     pthread_mutex_lock(&pool.mu);

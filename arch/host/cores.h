@@ -2,6 +2,7 @@
 #ifndef HIVE_ARCH_HOST_CORES_H
 #define HIVE_ARCH_HOST_CORES_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,6 +22,11 @@ static inline bool host_spin_over(unsigned i, uint64_t end)
 {
     return i % 64 == 0 && hive_port_now_ns() >= end;
 }
+
+/* Unblock the signal hive_port_poke sends (SIGURG) in the calling thread
+ * (port.c); the mask before into *old unless NULL. A core's thread must
+ * take it. (Both includers ask for POSIX first: sigset_t.) */
+void hive_host_poke_unblock(sigset_t *old);
 
 /* Hand fn(arg) to cores 1..ncores-1, each on its own thread. */
 void host_cores_start(unsigned ncores, void (*fn)(void *arg), void *arg);

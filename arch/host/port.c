@@ -26,6 +26,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <string.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -46,6 +48,10 @@ struct host_core {
      * test only waits on; what the core did meanwhile (the scheduler's own
      * counts) is read after the run, which host_cores_wait orders. */
     _Atomic unsigned long timed_out;
+    /* The thread bound to this core last (hive_port_poke's target), and its
+     * answer to a poke (set by the signal handler). */
+    pthread_t thread;
+    _Atomic unsigned long pokes_done;
 };
 
 static struct host_core cores[HIVE_HOST_MAX_CORES];
@@ -70,9 +76,12 @@ static void cores_reset(void)
     pthread_condattr_destroy(&ca);
 }
 
+static void poke_install(void);
+
 static void cores_init(void)
 {
     cores_reset();
+    poke_install();
     /* A fork() from a thread of the program's own while a run goes on: the
      * child has none of the core threads, but may inherit a core's mu
      * locked by one of them, or a condition variable that records their
@@ -83,10 +92,73 @@ static void cores_init(void)
         abort();
 }
 
+/* The poke (hive_port_poke): a signal the program is unlikely to use for
+ * itself; SA_RESTART, so that a system call the core's task was in goes on. */
+#define HOST_POKE_SIGNAL SIGURG
+/* What a poke runs (one scheduler, so one function). */
+static void (*_Atomic poke_fn)(void);
+
+static void poke_handler(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    unsigned id = this_core;
+    /* acquire: pairs with the poker's release store of the function. */
+    void (*fn)(void) = atomic_load_explicit(&poke_fn, memory_order_acquire);
+    if (id < HIVE_HOST_MAX_CORES && fn) {
+        fn();
+        /* release: pairs with the poker's acquire load: what the handler
+         * published is visible to it. */
+        atomic_fetch_add_explicit(&cores[id].pokes_done, 1, memory_order_release);
+    }
+    errno = saved;
+}
+
+static void poke_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = poke_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    if (sigaction(HOST_POKE_SIGNAL, &sa, NULL) != 0)
+        abort();
+}
+
 void hive_host_bind_core(unsigned id)
 {
     pthread_once(&cores_once, cores_init);
     this_core = id;
+    if (id < HIVE_HOST_MAX_CORES)
+        cores[id].thread = pthread_self();
+}
+
+void hive_host_poke_unblock(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, HOST_POKE_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &set, old);
+}
+
+bool hive_port_poke(unsigned core, void (*fn)(void))
+{
+    struct host_core *c = &cores[core];
+    /* release: pairs with the handler's acquire load. */
+    atomic_store_explicit(&poke_fn, fn, memory_order_release);
+    /* acquire: pairs with the handler's release increment. */
+    unsigned long before = atomic_load_explicit(&c->pokes_done, memory_order_acquire);
+    if (pthread_kill(c->thread, HOST_POKE_SIGNAL) != 0)
+        return false;
+    /* The handler runs when the thread next runs: at most a few time
+     * slices on a loaded machine. */
+    uint64_t end = hive_port_now_ns() + 20000000u;
+    while (atomic_load_explicit(&c->pokes_done, memory_order_acquire) == before) {
+        if (hive_port_now_ns() >= end)
+            return false;
+        sched_yield();
+    }
+    return true;
 }
 
 void hive_host_set_core_count(unsigned n)
@@ -320,7 +392,12 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
     }
     watch_start();
     hive_host_bind_core(0);
+    /* A program that blocks signals in the thread that runs hive (a
+     * signalfd loop, say) would hold every poke back: unblocked for the run. */
+    sigset_t old_mask;
+    hive_host_poke_unblock(&old_mask);
     fn(arg);
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     if (ncores > 1)
         host_cores_wait();
     host_backstop_drop();
