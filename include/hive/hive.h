@@ -238,7 +238,8 @@ unsigned hive_core_count(void);
  * into it wakes none. So a task that spawns and then runs long keeps its
  * last child from every other core until it returns (or spawns again), as in
  * Tokio; spawn the long part as a task of its own, or use hive_group_spawn,
- * whose tasks can be stolen at once.
+ * whose tasks another core gets within about two milliseconds of wanting
+ * them, whatever their spawner runs.
  *   HIVE_EINVAL  task or fn is NULL.
  *   HIVE_EBUSY   task is still queued (spawned, and its fn not yet called):
  *                that queued run sees everything the caller wrote before
@@ -325,6 +326,16 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * A group: spawn tasks into it from task context, then hive_group_wait() runs
  * other work until every one of them has finished. Group tasks go to the
  * core's fork-join deque (newest first locally, oldest first to thieves).
+ * While every core is busy they stay private to the spawning core (no core
+ * wants them, and so a spawn costs no atomic operation on the group but the
+ * first of a run of spawns into it); once some core wants work the older
+ * half of them is offered at this core's next group spawn, pop of its queue
+ * or wait - or, should its task run on without any, by the core's own
+ * interrupt (its backstop timer) about two milliseconds after a core went
+ * to sleep for want of work. On the host port that interrupt is the signal
+ * SIGURG, whose handler hive installs (replacing the program's) and which
+ * it unblocks in the threads that run its cores: a task that holds such
+ * tasks and sleeps (nanosleep, poll...) may be woken early, with EINTR.
  * The spawn runs the task at once instead, before it returns, as OpenMP's
  * task may be run, when the run has one worker (no other core could take
  * it; not in the lower half of the stack, where it is queued, so a chain of
