@@ -59,8 +59,11 @@ void hive_worker_main(void *unused)
     char here;
     w->deep_below = (uintptr_t)&here - hive_port_stack_room() / 2;
     /* The last run's holds were of its groups (a run that ended with private
-     * tasks dropped them: run.c). */
+     * tasks dropped them: run.c), and so was its hint (publish.c). relaxed:
+     * the backstop's checks of this run begin after this store (the port
+     * starts none before a push of this core's arms one). */
     w->holds_used = 0;
+    atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
     hive_latent_gate_begin(&w->latent);
     HIVE_TRACE_CORE_BEGIN();
 #ifdef HIVE_DEBUG_CHECKS
