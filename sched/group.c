@@ -44,8 +44,10 @@
  *
  * When they are offered. Private tasks become stealable - each counted in
  * its group, then with one release store of the deque's bottom and the
- * notify (publish.c) - while some core wants work (the idle word says so)
- * and none is stealable here: the older half, at this core's next group
+ * notify (publish.c) - while some core wants work (the idle word says so,
+ * or a waiter that found nothing here asked: hive_private_wanted, since a
+ * core in a wait steals without counting as a searcher) and none is
+ * stealable here: the older half, at this core's next group
  * spawn (a full deque's at-once ones included) or pop of its deque; all of
  * them at a push of anything public into the deque (a shared join frame,
  * which must lie above them), at a deep wait that finds nothing of its own
@@ -142,9 +144,14 @@ static bool push_private(struct hive_worker *w, struct hive_group *g, struct hiv
     struct hive_deque *d = &w->queues.forkjoin;
     if (d->solo)
         return false;
-    bool wanted = hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy);
-    if (wanted && !hive_deque_private_len(d))
+    bool wanted = hive_private_wanted(w);
+    if (wanted && !hive_deque_private_len(d)) {
+        /* Queued public: what a waiter that asked here wants (relaxed: a
+         * hint). */
+        if (atomic_load_explicit(&w->work_asked, memory_order_relaxed))
+            atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
         return false;
+    }
     hive_private_enter(w);
     int hold = hold_for(w, g);
     if (hold < 0) {
@@ -231,8 +238,7 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
         /* A full deque of private tasks offers some, as a private spawn
          * would (push_private). */
         struct hive_deque *d = &w->queues.forkjoin;
-        if (hive_deque_private_len(d) && !hive_deque_len(d) &&
-            hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy))
+        if (hive_deque_private_len(d) && !hive_deque_len(d) && hive_private_wanted(w))
             hive_publish_oldest_private(w);
         /* Counted: a task of another core may wait for g meanwhile, and must
          * not see its count reach zero while fn runs. relaxed: the decrement

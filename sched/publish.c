@@ -250,6 +250,14 @@ void hive_sched_poked(void)
     atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
 }
 
+/* The private tasks were published: a waiter's ask is answered. */
+static inline void asked_answered(struct hive_worker *w)
+{
+    /* relaxed (both): a hint (sched_internal.h, hive_private_wanted). */
+    if (atomic_load_explicit(&w->work_asked, memory_order_relaxed))
+        atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
+}
+
 void hive_private_serve(struct hive_worker *w)
 {
     atomic_store_explicit(&w->private_asked, 0, memory_order_relaxed);
@@ -266,6 +274,7 @@ void hive_publish_private(struct hive_worker *w)
     /* relaxed: a hint (above). */
     atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
     hive_private_leave(w);
+    asked_answered(w);
     notify_own(w);
 }
 
@@ -283,6 +292,7 @@ void hive_publish_oldest_private(struct hive_worker *w)
     }
     hive_deque_publish_oldest(d, n);
     hive_private_leave(w);
+    asked_answered(w);
     notify_own(w);
 }
 
@@ -296,6 +306,7 @@ struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task 
         hive_deque_publish(&w->queues.forkjoin);
         /* relaxed: a hint ("The heartbeat"). */
         atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+        asked_answered(w);
     }
     /* A private task popped and pushed back (group.c) goes public counted. */
     if (t->kind == HIVE_TASK_GROUP_HELD)

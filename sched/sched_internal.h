@@ -195,6 +195,12 @@ struct hive_worker {
     unsigned spin_held_at_start;
     /* The ring and the fork-join deque: owner push/pop, thieves steal. */
     struct hive_core_queues queues;
+    /* A core that steals without counting as a searcher (a waiter: wait.c)
+     * found nothing here while this core may hold private group tasks: it
+     * wants them, which the idle word does not say. Set by that thief,
+     * cleared by this core when it publishes. A line of its own: a thief
+     * writes it. */
+    _Alignas(HIVE_CACHE_LINE) atomic_bool work_asked;
 };
 
 struct hive_scheduler {
@@ -478,14 +484,22 @@ static inline void hive_private_leave(struct hive_worker *w)
         hive_private_serve(w);
 }
 
+/* Does some core want this core's private group tasks: is one searching or
+ * parked (the idle word), or did a waiter find nothing here? */
+static inline bool hive_private_wanted(struct hive_worker *w)
+{
+    /* relaxed: a hint, as hive_idle_wanted's (publish.c clears it). */
+    return hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy) ||
+           atomic_load_explicit(&w->work_asked, memory_order_relaxed);
+}
+
 /* The owner's pop of its fork-join deque, the only one a worker makes: while
  * some core wants work, private entries are published first, so that a
  * core which keeps popping its own work without spawning offers it too. */
 static inline struct hive_task *hive_forkjoin_pop(struct hive_worker *w)
 {
     struct hive_deque *d = &w->queues.forkjoin;
-    if (hive_deque_private_len(d) && !hive_deque_len(d) &&
-        hive_idle_wanted(&hive_scheduler.idle, w->latent.all_busy))
+    if (hive_deque_private_len(d) && !hive_deque_len(d) && hive_private_wanted(w))
         hive_publish_oldest_private(w);
     hive_private_enter(w);
     struct hive_task *t = hive_deque_pop(d);

@@ -64,6 +64,7 @@ void hive_worker_main(void *unused)
      * starts none before a push of this core's arms one). */
     w->holds_used = 0;
     atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+    atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
     hive_latent_gate_begin(&w->latent);
     HIVE_TRACE_CORE_BEGIN();
 #ifdef HIVE_DEBUG_CHECKS
