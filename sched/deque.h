@@ -81,7 +81,8 @@ static inline struct hive_task *hive_deque_push(struct hive_deque *d, struct hiv
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
     /* A push publishes everything under it: private entries must have been
-     * published first (the caller's business: they may need converting). */
+     * published first (the caller's business: they may need converting).
+     * relaxed: only this core writes bottom. */
     HIVE_CHECK(d->private_end == atomic_load_explicit(&d->bottom, memory_order_relaxed),
                HIVE_RULE_DEQUE_PRIVATE);
     uint32_t b = d->private_end;
