@@ -42,6 +42,10 @@ const char *hive_park_phase1_name(unsigned core);
 /* How many times core has gone into its deep sleep (WFI) while parked. */
 uint64_t hive_park_deep_sleeps(unsigned core);
 
+/* Drop the wake pending for the calling core, if any: its next
+ * hive_port_wait then waits for a wake sent from now on. */
+void hive_park_spend_wake(void);
+
 /* Whether core is in its deep sleep now, inside hive_port_wait: past all
  * that its park did before it waits (the idle protocol's rescan among it).
  * A test's look, stale as soon as read. */

@@ -209,6 +209,13 @@ const char *hive_park_phase1_name(unsigned core)
     return "none";
 }
 
+void hive_park_spend_wake(void)
+{
+    /* seq_cst, like the waits' exchange. A wake sent before this (in
+     * happens-before order) is spent by it, or was spent already. */
+    (void)atomic_exchange(&parks[hive_cpu_id()].wake, 0);
+}
+
 bool hive_park_sleeping(unsigned core)
 {
     /* relaxed: pairs with nothing - a test's hint, looked at until it

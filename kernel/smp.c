@@ -15,9 +15,25 @@
  * else (a test's or the scheduler's) only make the loop look again; and a
  * wake this loop consumes was either for it or was sent before the core
  * started fn, whose own waits re-check their conditions first.
+ *
+ * Every core starts fn with no wake pending from before the call, nor one
+ * still to come from it: a secondary that reads the new generation without
+ * waiting (it finished the last call just as this one began) may not be
+ * woken yet - the caller may still be in its loop of wakes, descheduled by a
+ * loaded host - and that late wake would end the first wait fn makes for
+ * nothing of fn's. So the caller marks each core's wake as sent (woken_gen),
+ * and a secondary waits for its mark, then spends its pending wake. The mark
+ * follows the wake by a few instructions, but a secondary woken by its wake
+ * often runs just then and the caller not (a host that runs the woken vCPU
+ * in the place of the one that woke it): a spin there would last the host's
+ * time slice. So the secondary parks, briefly and timed, until its mark is
+ * there - a park that gives the host's CPU back, and that may end early on
+ * the very wake it waits to see sent (spent either way). Wakes an earlier call's fn sent are spent too: each was sent
+ * before its core counted itself done, so before this call began.
  */
 #include <stdatomic.h>
 
+#include "kernel/irq.h"
 #include "kernel/kernel.h"
 #include "sched/sched.h"
 #include "hive/spinlock.h"
@@ -27,6 +43,13 @@ static void (*call_fn)(void *);
 static void *call_arg;
 static atomic_uint call_gen;
 static atomic_uint call_done;
+
+/* How long a secondary parks at a time waiting for its mark: past the park's
+ * shallow phase (20 us), so that it sleeps. */
+#define MARK_PARK_NS 100000u
+
+/* Per core: the generation whose wake the caller has sent it. */
+static atomic_uint woken_gen[HIVE_MAX_CORES];
 
 void hive_smp_call_all(void (*fn)(void *arg), void *arg)
 {
@@ -41,9 +64,14 @@ void hive_smp_call_all(void (*fn)(void *arg), void *arg)
      * publishing call_fn, call_arg and the reset of call_done. (The wake
      * below is seq_cst too, so a woken core that reads the new generation
      * is ordered after all of this either way.) */
-    atomic_fetch_add_explicit(&call_gen, 1, memory_order_release);
-    for (unsigned i = 1; i < n; i++)
+    unsigned gen = atomic_fetch_add_explicit(&call_gen, 1, memory_order_release) + 1;
+    for (unsigned i = 1; i < n; i++) {
         hive_port_wake(i);
+        /* release: pairs with core i's acquire load of its mark, so its
+         * spend comes after this wake. */
+        atomic_store_explicit(&woken_gen[i], gen, memory_order_release);
+    }
+    hive_park_spend_wake();
 
     fn(arg);
 
@@ -65,6 +93,11 @@ void hive_smp_secondary_loop(void)
             continue;
         }
         seen = gen;
+        /* acquire: pairs with the caller's release store of the mark: the
+         * wake it sent this core is on the wake word before the spend. */
+        while (atomic_load_explicit(&woken_gen[hive_cpu_id()], memory_order_acquire) != gen)
+            hive_port_wait(MARK_PARK_NS);
+        hive_park_spend_wake();
         call_fn(call_arg);
         /* release: pairs with the caller's acquire load of call_done. */
         atomic_fetch_add_explicit(&call_done, 1, memory_order_release);

@@ -43,10 +43,7 @@ static void pass_the_wake(void *arg)
     unsigned me = hive_cpu_id(), n = hive_cpu_count();
     if (n < 2)
         return;
-    /* A wake left pending by an earlier case would end the first wait early;
-     * spend it. */
-    hive_port_wake(me);
-    hive_port_wait(0);
+    /* hive_smp_call_all spent any wake left pending by an earlier case. */
     for (;;) {
         unsigned t = atomic_load(&turn);
         if (t >= ROUNDS * n)

@@ -51,11 +51,9 @@ static atomic_uint timeout_errors;
 static void wait_with_timeout(void *arg)
 {
     (void)arg;
+    /* No wake is pending as fn starts (hive_smp_call_all spends them), so
+     * none ends the first park early. */
     unsigned me = hive_cpu_id();
-    /* A wake left pending by an earlier case would end the first wait
-     * early (allowed, but not what we measure): spend it. */
-    hive_port_wake(me);
-    hive_port_wait(0);
     unsigned sleep_parks = 0;
     for (unsigned i = 0; i < TIMED_PARKS; i++) {
         struct hive_irq_counts before, after;
@@ -176,6 +174,42 @@ HIVE_TEST(ring_of_100k_wakes_loses_none)
     watchdog_disarm();
 }
 
+/* ---- every core starts a call with no wake pending ---- */
+
+/*
+ * Back-to-back calls whose cores each make one short timed park and then wake
+ * themselves, leaving a wake pending for the next call, as a case that ends
+ * with a wake to every core does. A park that ends before its timeout was
+ * ended by a wake: hive_smp_call_all must have spent the one left behind, and
+ * the call's own wake of a secondary that read the new generation without
+ * waiting (it finished the last call just as this one began, while the caller
+ * may still be in its loop of wakes, descheduled by a loaded host).
+ */
+#define QUIET_CALLS 400u
+#define QUIET_PARK_NS 20000u
+
+static atomic_uint early_parks;
+
+static void park_undisturbed(void *arg)
+{
+    (void)arg;
+    uint64_t t0 = hive_now_ns();
+    hive_port_wait(QUIET_PARK_NS);
+    if (hive_now_ns() - t0 < QUIET_PARK_NS)
+        atomic_fetch_add(&early_parks, 1);
+    hive_port_wake(hive_cpu_id());
+}
+
+HIVE_TEST(call_starts_with_no_wake_pending)
+{
+    watchdog_arm("call_starts_with_no_wake_pending", MS(60000));
+    atomic_store(&early_parks, 0);
+    for (unsigned i = 0; i < QUIET_CALLS; i++)
+        hive_smp_call_all(park_undisturbed, NULL);
+    CHECK_EQ(atomic_load(&early_parks), 0);
+    watchdog_disarm();
+}
+
 /* ---- a wake reaches the core it names, and no other ---- */
 
 static atomic_bool target_stop, bystanders_stop;
@@ -214,10 +248,8 @@ static void targeted(void *arg)
         }
     } else {
         struct hive_irq_counts before, after;
-        /* Spend a wake an earlier case may have left pending, so that the
-         * count below is about this case's wakes alone. */
-        hive_port_wake(me);
-        hive_port_wait(0);
+        /* hive_smp_call_all spent the wakes of earlier cases and of the call
+         * itself, so every return counted below is this case's. */
         hive_irq_counts(me, &before);
         while (!atomic_load(&bystanders_stop)) {
             hive_port_wait(0);
