@@ -167,8 +167,8 @@ inline PUSH_PRIVATE(task) {
   fi
 }
 
-/* hive_deque_publish (all) and hive_deque_publish_oldest (the older half,
-   publish.c): one release store of bottom. */
+/* hive_deque_publish_oldest of all or of the older half (publish.c): one
+   release store of bottom. */
 inline PUBLISH(half) {
   d_step {
     if

@@ -130,26 +130,18 @@ static inline struct hive_task *hive_deque_at(struct hive_deque *d, uint32_t i)
     return atomic_load_explicit(&d->slot[i & HIVE_DEQUE_MASK], memory_order_relaxed);
 }
 
-/* Owner: make the n oldest private entries stealable (n <= private_len). */
+/* Owner: make the n oldest private entries stealable (n <= private_len).
+ * Also from an interrupt of the owner core that finds no private operation
+ * under way (the heartbeat: publish.c). */
 static inline void hive_deque_publish_oldest(struct hive_deque *d, uint32_t n)
 {
-    HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
-    /* relaxed load: only this core writes bottom; release store: as in
-     * hive_deque_publish. */
+    HIVE_CHECK_OWNER_CORE(d->owner, HIVE_RULE_DEQUE_OWNER);
+    /* relaxed load: only this core writes bottom. release store: pairs with
+     * the acquire load of bottom in hive_deque_steal, as a push's: the slots
+     * and what the owner wrote into the tasks before this store (their kind
+     * and count: group.c) are visible to a thief that sees the new bottom. */
     uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
     atomic_store_explicit(&d->bottom, b + n, memory_order_release);
-}
-
-/* Owner: make every private entry stealable. Also from an interrupt of the
- * owner core that finds no private operation under way (publish.c). */
-static inline void hive_deque_publish(struct hive_deque *d)
-{
-    HIVE_CHECK_OWNER_CORE(d->owner, HIVE_RULE_DEQUE_OWNER);
-    /* release: pairs with the acquire load of bottom in hive_deque_steal, as
-     * a push's: the slots and what the owner wrote into the tasks before
-     * this store (their kind and count: group.c) are visible to a thief
-     * that sees the new bottom. */
-    atomic_store_explicit(&d->bottom, d->private_end, memory_order_release);
 }
 
 /* Owner: pop the newest task, or NULL. */

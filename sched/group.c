@@ -146,10 +146,7 @@ static bool push_private(struct hive_worker *w, struct hive_group *g, struct hiv
         return false;
     bool wanted = hive_private_wanted(w);
     if (wanted && !hive_deque_private_len(d)) {
-        /* Queued public: what a waiter that asked here wants (relaxed: a
-         * hint). */
-        if (atomic_load_explicit(&w->work_asked, memory_order_relaxed))
-            atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
+        hive_work_asked_answered(w); /* queued public: what the asker wants */
         return false;
     }
     hive_private_enter(w);

@@ -119,13 +119,9 @@ static bool backstop_check(unsigned core)
     return again;
 }
 
-void hive_backstop_arm(struct hive_worker *w)
+void hive_backstop_arm_now(struct hive_worker *w)
 {
-    /* relaxed, the load and the store: the check's clearing store pairs
-     * with them through hive_port_backstop_fence (backstop_check); nothing
-     * else reads the flag. */
-    if (atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
-        return;
+    /* relaxed: as the load in hive_backstop_arm (sched_internal.h). */
     atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
     hive_port_backstop(HIVE_BACKSTOP_NS, backstop_check);
 }
@@ -196,16 +192,24 @@ void hive_publish_pulled(struct hive_worker *w, struct hive_task *list)
     notify_own(w);
 }
 
-/* Count every private entry in its group; the caller then publishes them. */
-static void count_private(struct hive_worker *w)
+/* Make the n oldest private entries stealable: each counted in its group
+ * (group.c), then one release store of bottom; no notify (the caller's). The
+ * core's hints follow: none left held, any waiter's ask answered. */
+static void make_stealable(struct hive_worker *w, uint32_t n)
 {
     struct hive_deque *d = &w->queues.forkjoin;
-    uint32_t end = hive_deque_bottom(d);
-    for (uint32_t i = end - hive_deque_private_len(d); i != end; i++) {
+    uint32_t have = hive_deque_private_len(d);
+    uint32_t first = hive_deque_bottom(d) - have;
+    for (uint32_t i = first; i != first + n; i++) {
         struct hive_task *t = hive_deque_at(d, i);
         if (t->kind == HIVE_TASK_GROUP_HELD)
             hive_group_task_count(w, t);
     }
+    hive_deque_publish_oldest(d, n);
+    /* relaxed: a hint ("The heartbeat"). */
+    if (n == have)
+        atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+    hive_work_asked_answered(w);
 }
 
 /*
@@ -233,81 +237,57 @@ void hive_sched_poked(void)
     struct hive_worker *w = hive_tls_worker;
     if (!w)
         return;
+    /* relaxed (both): this core's own marks, read in an interrupt of it
+     * (sched_internal.h, hive_private_enter). */
     if (atomic_load_explicit(&w->private_busy, memory_order_relaxed)) {
         atomic_store_explicit(&w->private_asked, 1, memory_order_relaxed);
         return;
     }
-    if (!hive_deque_private_len(&w->queues.forkjoin))
+    uint32_t have = hive_deque_private_len(&w->queues.forkjoin);
+    if (!have)
         return;
     /* No notify here: the caller (backstop_check) looks and notifies with
      * the fence, which the host's signal handler could not (the wake takes
      * locks). Nor any other wake: a group's count reaches zero only at a
      * task's end, and every count this takes off (a hold's, in
      * hive_group_task_count) comes after the task's own count was added. */
-    count_private(w);
-    hive_deque_publish(&w->queues.forkjoin);
-    /* relaxed: a hint (above). */
-    atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
-}
-
-/* The private tasks were published: a waiter's ask is answered. */
-static inline void asked_answered(struct hive_worker *w)
-{
-    /* relaxed (both): a hint (sched_internal.h, hive_private_wanted). */
-    if (atomic_load_explicit(&w->work_asked, memory_order_relaxed))
-        atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
+    make_stealable(w, have);
 }
 
 void hive_private_serve(struct hive_worker *w)
 {
+    /* relaxed: this core's own mark (hive_sched_poked). */
     atomic_store_explicit(&w->private_asked, 0, memory_order_relaxed);
     hive_publish_private(w);
 }
 
-void hive_publish_private(struct hive_worker *w)
+/* All private entries (half: the older half, as Lace moves its split), then
+ * the notify. */
+static void publish_private(struct hive_worker *w, bool half)
 {
+    /* None (a deep wait asks at every look that found nothing): done. */
     if (!hive_deque_private_len(&w->queues.forkjoin))
         return;
     hive_private_enter(w);
-    count_private(w);
-    hive_deque_publish(&w->queues.forkjoin);
-    /* relaxed: a hint (above). */
-    atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
+    /* Again under the mark: the heartbeat may have published them since. */
+    uint32_t have = hive_deque_private_len(&w->queues.forkjoin);
+    if (have)
+        make_stealable(w, half ? (have + 1) / 2 : have);
     hive_private_leave(w);
-    asked_answered(w);
     notify_own(w);
 }
 
-void hive_publish_oldest_private(struct hive_worker *w)
-{
-    struct hive_deque *d = &w->queues.forkjoin;
-    hive_private_enter(w);
-    uint32_t end = hive_deque_bottom(d);
-    uint32_t have = hive_deque_private_len(d);
-    uint32_t n = (have + 1) / 2; /* half, as Lace moves its split */
-    for (uint32_t i = end - have; i != end - have + n; i++) {
-        struct hive_task *t = hive_deque_at(d, i);
-        if (t->kind == HIVE_TASK_GROUP_HELD)
-            hive_group_task_count(w, t);
-    }
-    hive_deque_publish_oldest(d, n);
-    hive_private_leave(w);
-    asked_answered(w);
-    notify_own(w);
-}
+void hive_publish_private(struct hive_worker *w) { publish_private(w, false); }
+void hive_publish_oldest_private(struct hive_worker *w) { publish_private(w, true); }
 
 struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task *t)
 {
     HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_FORKJOIN);
     /* Under it, stealable first: a push publishes everything below it. */
     hive_private_enter(w);
-    if (hive_deque_private_len(&w->queues.forkjoin)) {
-        count_private(w);
-        hive_deque_publish(&w->queues.forkjoin);
-        /* relaxed: a hint ("The heartbeat"). */
-        atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
-        asked_answered(w);
-    }
+    uint32_t have = hive_deque_private_len(&w->queues.forkjoin);
+    if (have)
+        make_stealable(w, have);
     /* A private task popped and pushed back (group.c) goes public counted. */
     if (t->kind == HIVE_TASK_GROUP_HELD)
         hive_group_task_count(w, t);

@@ -351,9 +351,26 @@ struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task 
 /* Make every private entry of w's fork-join deque stealable, each counted in
  * its group (group.c, "Private group tasks"), then notify; nothing if none. */
 void hive_publish_private(struct hive_worker *w);
-/* Arm the backstop of w's pushes unless it is armed (publish.c). */
-void hive_backstop_arm(struct hive_worker *w);
-/* The same for the older half of the private entries (there must be one). */
+/* Arm the backstop of w's pushes unless it is armed (publish.c): inline, as
+ * every private group spawn asks, and while it is armed that is one load. */
+void hive_backstop_arm_now(struct hive_worker *w);
+static inline void hive_backstop_arm(struct hive_worker *w)
+{
+    /* relaxed, the load and the store (hive_backstop_arm_now): the check's
+     * clearing store pairs with them through hive_port_backstop_fence
+     * (publish.c, backstop_check); nothing else reads the flag. */
+    if (!atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
+        hive_backstop_arm_now(w);
+}
+/* A waiter's ask for private tasks (hive_private_wanted) is answered: they
+ * were published, or this core queued in public. */
+static inline void hive_work_asked_answered(struct hive_worker *w)
+{
+    /* relaxed (both): a hint; the thief that sets it pairs with nothing. */
+    if (atomic_load_explicit(&w->work_asked, memory_order_relaxed))
+        atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
+}
+/* The same for the older half of the private entries. */
 void hive_publish_oldest_private(struct hive_worker *w);
 void hive_publish_global(struct hive_task *t);
 /* hive_spawn from task context: t into the LIFO slot; the task it evicts is
@@ -470,6 +487,9 @@ void hive_group_task_count(struct hive_worker *w, struct hive_task *t);
 void hive_private_serve(struct hive_worker *w);
 static inline void hive_private_enter(struct hive_worker *w)
 {
+    /* relaxed (both, and leave's): read only by this core and by an
+     * interrupt of it, ordered by the signal fences, which is all a
+     * same-core interrupt needs. */
     unsigned char n = atomic_load_explicit(&w->private_busy, memory_order_relaxed);
     atomic_store_explicit(&w->private_busy, n + 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* the mark before the operation */

@@ -561,7 +561,7 @@ HIVE_TEST(deque_private_split)
         for (unsigned i = 0; i < HIVE_DEQUE_CAP - 1; i++)
             CHECK(hive_deque_push_private(&deque, &tasks[10 + i]) == NULL);
         CHECK(!hive_deque_full(&deque));
-        hive_deque_publish(&deque);
+        hive_deque_publish_oldest(&deque, hive_deque_private_len(&deque));
         CHECK_EQ(hive_deque_private_len(&deque), 0);
         CHECK(hive_deque_push(&deque, &tasks[9]) == NULL);
         CHECK(hive_deque_full(&deque));
