@@ -211,8 +211,8 @@ const char *hive_park_phase1_name(unsigned core)
 
 void hive_park_spend_wake(void)
 {
-    /* seq_cst, like the waits' exchange. A wake sent before this (in
-     * happens-before order) is spent by it, or was spent already. */
+    /* A wake sent before this (in happens-before order) is spent by it, or
+     * was spent already: the exchange reads the latest value of the word. */
     (void)atomic_exchange(&parks[hive_cpu_id()].wake, 0);
 }
 

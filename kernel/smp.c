@@ -18,18 +18,22 @@
  *
  * Every core starts fn with no wake pending from before the call, nor one
  * still to come from it: a secondary that reads the new generation without
- * waiting (it finished the last call just as this one began) may not be
- * woken yet - the caller may still be in its loop of wakes, descheduled by a
- * loaded host - and that late wake would end the first wait fn makes for
- * nothing of fn's. So the caller marks each core's wake as sent (woken_gen),
- * and a secondary waits for its mark, then spends its pending wake. The mark
- * follows the wake by a few instructions, but a secondary woken by its wake
- * often runs just then and the caller not (a host that runs the woken vCPU
- * in the place of the one that woke it): a spin there would last the host's
- * time slice. So the secondary parks, briefly and timed, until its mark is
+ * waiting (it finished the last call just as this one began, or its wait
+ * ended on an older wake) may not be woken yet - the caller may still be in
+ * its loop of wakes, descheduled by a loaded host - and that late wake would
+ * end the first wait fn makes for nothing of fn's. So the caller marks each
+ * core's wake as sent (woken_gen), and a secondary waits for its mark, then
+ * spends its pending wake. The mark follows the wake by a few instructions,
+ * so the secondary first looks for it briefly; but a secondary woken by its
+ * wake often runs just then and the caller not (a host that runs the woken
+ * vCPU in the place of the one that woke it), and a spin would then last the
+ * host's time slice. So it then parks, briefly and timed, until the mark is
  * there - a park that gives the host's CPU back, and that may end early on
- * the very wake it waits to see sent (spent either way). Wakes an earlier call's fn sent are spent too: each was sent
- * before its core counted itself done, so before this call began.
+ * the very wake it waits to see sent (spent either way). The caller spends
+ * its own pending wake before it sends any. Wakes that an earlier call's fn
+ * sent are spent too, as each was sent before its core counted itself done;
+ * not a wake from an interrupt that such a fn left armed (a timer's
+ * callback), which comes when it comes, as any other wake may.
  */
 #include <stdatomic.h>
 
@@ -44,9 +48,10 @@ static void *call_arg;
 static atomic_uint call_gen;
 static atomic_uint call_done;
 
-/* How long a secondary parks at a time waiting for its mark: past the park's
- * shallow phase (20 us), so that it sleeps. */
-#define MARK_PARK_NS 100000u
+/* How long a secondary looks for its mark before it parks, and how long it
+ * parks at a time: past the park's shallow phase (20 us), so that it sleeps. */
+#define MARK_SPIN_NS 2000u
+#define MARK_PARK_NS 50000u
 
 /* Per core: the generation whose wake the caller has sent it. */
 static atomic_uint woken_gen[HIVE_MAX_CORES];
@@ -65,13 +70,13 @@ void hive_smp_call_all(void (*fn)(void *arg), void *arg)
      * below is seq_cst too, so a woken core that reads the new generation
      * is ordered after all of this either way.) */
     unsigned gen = atomic_fetch_add_explicit(&call_gen, 1, memory_order_release) + 1;
+    hive_park_spend_wake();
     for (unsigned i = 1; i < n; i++) {
         hive_port_wake(i);
         /* release: pairs with core i's acquire load of its mark, so its
          * spend comes after this wake. */
         atomic_store_explicit(&woken_gen[i], gen, memory_order_release);
     }
-    hive_park_spend_wake();
 
     fn(arg);
 
@@ -80,6 +85,22 @@ void hive_smp_call_all(void (*fn)(void *arg), void *arg)
     while (atomic_load_explicit(&call_done, memory_order_acquire) < n - 1)
         arch_cpu_relax();
     hive_spin_unlock_raw(&call_lock);
+}
+
+/* Until the caller has sent this core its wake for call gen. */
+static void wait_for_mark(unsigned gen)
+{
+    atomic_uint *mark = &woken_gen[hive_cpu_id()];
+    uint64_t spin_end = hive_port_now_ns() + MARK_SPIN_NS;
+    /* acquire, every load: pairs with the caller's release store of the
+     * mark, so the wake it sent this core is on the wake word before the
+     * spend that follows. */
+    while (atomic_load_explicit(mark, memory_order_acquire) != gen) {
+        if (hive_port_now_ns() < spin_end)
+            arch_cpu_relax();
+        else
+            hive_port_wait(MARK_PARK_NS);
+    }
 }
 
 void hive_smp_secondary_loop(void)
@@ -93,10 +114,7 @@ void hive_smp_secondary_loop(void)
             continue;
         }
         seen = gen;
-        /* acquire: pairs with the caller's release store of the mark: the
-         * wake it sent this core is on the wake word before the spend. */
-        while (atomic_load_explicit(&woken_gen[hive_cpu_id()], memory_order_acquire) != gen)
-            hive_port_wait(MARK_PARK_NS);
+        wait_for_mark(gen);
         hive_park_spend_wake();
         call_fn(call_arg);
         /* release: pairs with the caller's acquire load of call_done. */

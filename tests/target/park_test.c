@@ -249,7 +249,10 @@ static void targeted(void *arg)
     } else {
         struct hive_irq_counts before, after;
         /* hive_smp_call_all spent the wakes of earlier cases and of the call
-         * itself, so every return counted below is this case's. */
+         * itself, so every return counted below is this case's; and so is
+         * every doorbell under QEMU, which raises one before the waker's next
+         * instruction (on hardware a spare doorbell, rung on a stale look at
+         * the park's sleeping flag, could arrive after this count). */
         hive_irq_counts(me, &before);
         while (!atomic_load(&bystanders_stop)) {
             hive_port_wait(0);
