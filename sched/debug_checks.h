@@ -42,6 +42,8 @@
 #define HIVE_RULE_DEQUE_OWNER "rule broken: only the owner core pushes and pops its fork-join deque"
 #define HIVE_RULE_DEQUE_SOLO "rule broken: nobody steals from the fork-join deque of a run of one worker"
 #define HIVE_RULE_DEQUE_PRIVATE "rule broken: a public push onto private entries of the fork-join deque (publish them first)"
+#define HIVE_RULE_PRIVATE_MARK \
+    "rule broken: private entries are published by their owner inside its private mark, or by its interrupt outside one"
 #define HIVE_RULE_RING_SOLO "rule broken: nobody steals from the ring of a run of one worker"
 #define HIVE_RULE_RUN_ONCE "rule broken: a queued task is run by one core, once per spawn"
 #define HIVE_RULE_JOIN_ONCE "rule broken: a join frame is joined once"

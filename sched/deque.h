@@ -17,19 +17,20 @@
  * look (Lace's split deque): push_private puts a task at private_end, the
  * owner's own end, and moves no index a thief reads; pop takes a private
  * entry back with plain loads and stores, no fence and no CAS, as no thief
- * can race for it; publish makes every private entry stealable at once, with
- * the one release store of bottom that a push makes. A thief sees a prefix
- * of what the owner pushed, exactly as if the private entries had not been
- * pushed yet: their slots are written as a push writes them, and bottom,
- * the only index a thief reads, moves as it would for those pushes made at
- * the time of the publish. What the scheduler keeps private and when it
- * publishes: sched/group.c, "Private group tasks".
+ * can race for it; publish_oldest makes the n oldest private entries (all,
+ * or some) stealable at once, with the one release store of bottom that a
+ * push makes. A thief sees a prefix of what the owner pushed, exactly as if
+ * the private entries had not been pushed yet: their slots are written as a
+ * push writes them, and bottom, the only index a thief reads, moves as it
+ * would for those pushes made at the time of the publish. What the
+ * scheduler keeps private and when it publishes: sched/group.c, "Private
+ * group tasks".
  *
- * Owner only: push, push_private, publish, pop, bottom, owned, private_len
- * (never from an interrupt handler, but publish, which the owner core's own
- * interrupt may make when no private operation is under way: publish.c, "The
- * heartbeat"; a debug build checks it, sched/debug_checks.h). Any core:
- * steal, len.
+ * Owner only: push, push_private, publish_oldest, pop, bottom, owned,
+ * private_len (never from an interrupt handler, but publish_oldest, which
+ * the owner core's own interrupt may make when no private operation is
+ * under way: publish.c, "The heartbeat"; a debug build checks it,
+ * sched/debug_checks.h). Any core: steal, len.
  */
 #ifndef HIVE_SCHED_DEQUE_H
 #define HIVE_SCHED_DEQUE_H

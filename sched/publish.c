@@ -192,13 +192,19 @@ void hive_publish_pulled(struct hive_worker *w, struct hive_task *list)
     notify_own(w);
 }
 
-/* Make the n oldest private entries stealable: each counted in its group
- * (group.c), then one release store of bottom; no notify (the caller's). The
- * core's hints follow: none left held, any waiter's ask answered. */
-static void make_stealable(struct hive_worker *w, uint32_t n)
+/* Make the n oldest of the `have` private entries stealable: each counted in
+ * its group (group.c), then one release store of bottom; no notify (the
+ * caller's). The core's hints follow: none left held, any waiter's ask
+ * answered. From task code inside the private mark, or from the core's
+ * interrupt outside one (hive_sched_poked). */
+static void make_stealable(struct hive_worker *w, uint32_t have, uint32_t n)
 {
     struct hive_deque *d = &w->queues.forkjoin;
-    uint32_t have = hive_deque_private_len(d);
+    /* relaxed: this core's own mark (hive_private_enter). */
+    HIVE_CHECK(hive_port_in_interrupt() ==
+                   !atomic_load_explicit(&w->private_busy, memory_order_relaxed),
+               HIVE_RULE_PRIVATE_MARK);
+    HIVE_CHECK(n <= have && have == hive_deque_private_len(d), HIVE_RULE_PRIVATE_MARK);
     uint32_t first = hive_deque_bottom(d) - have;
     for (uint32_t i = first; i != first + n; i++) {
         struct hive_task *t = hive_deque_at(d, i);
@@ -251,7 +257,7 @@ void hive_sched_poked(void)
      * locks). Nor any other wake: a group's count reaches zero only at a
      * task's end, and every count this takes off (a hold's, in
      * hive_group_task_count) comes after the task's own count was added. */
-    make_stealable(w, have);
+    make_stealable(w, have, have);
 }
 
 void hive_private_serve(struct hive_worker *w)
@@ -272,7 +278,7 @@ static void publish_private(struct hive_worker *w, bool half)
     /* Again under the mark: the heartbeat may have published them since. */
     uint32_t have = hive_deque_private_len(&w->queues.forkjoin);
     if (have)
-        make_stealable(w, half ? (have + 1) / 2 : have);
+        make_stealable(w, have, half ? (have + 1) / 2 : have);
     hive_private_leave(w);
     notify_own(w);
 }
@@ -287,7 +293,7 @@ struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task 
     hive_private_enter(w);
     uint32_t have = hive_deque_private_len(&w->queues.forkjoin);
     if (have)
-        make_stealable(w, have);
+        make_stealable(w, have, have);
     /* A private task popped and pushed back (group.c) goes public counted. */
     if (t->kind == HIVE_TASK_GROUP_HELD)
         hive_group_task_count(w, t);

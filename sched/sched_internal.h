@@ -351,9 +351,12 @@ struct hive_task *hive_publish_forkjoin(struct hive_worker *w, struct hive_task 
 /* Make every private entry of w's fork-join deque stealable, each counted in
  * its group (group.c, "Private group tasks"), then notify; nothing if none. */
 void hive_publish_private(struct hive_worker *w);
-/* Arm the backstop of w's pushes unless it is armed (publish.c): inline, as
- * every private group spawn asks, and while it is armed that is one load. */
+/* The same for the older half of the private entries. */
+void hive_publish_oldest_private(struct hive_worker *w);
+/* Arm the backstop of w's pushes (publish.c); the caller found it unarmed. */
 void hive_backstop_arm_now(struct hive_worker *w);
+/* Arm it unless it is armed: inline, as every private group spawn asks, and
+ * while it is armed that is one load. */
 static inline void hive_backstop_arm(struct hive_worker *w)
 {
     /* relaxed, the load and the store (hive_backstop_arm_now): the check's
@@ -370,8 +373,6 @@ static inline void hive_work_asked_answered(struct hive_worker *w)
     if (atomic_load_explicit(&w->work_asked, memory_order_relaxed))
         atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
 }
-/* The same for the older half of the private entries. */
-void hive_publish_oldest_private(struct hive_worker *w);
 void hive_publish_global(struct hive_task *t);
 /* hive_spawn from task context: t into the LIFO slot; the task it evicts is
  * published to the ring. */

@@ -97,6 +97,9 @@ static void cores_init(void)
 #define HOST_POKE_SIGNAL SIGURG
 /* What a poke runs (one scheduler, so one function). */
 static void (*_Atomic poke_fn)(void);
+/* Inside the poke's handler: the host's one interrupt of a core, which the
+ * scheduler's debug checks must see as the boards' timer interrupt. */
+static _Thread_local volatile sig_atomic_t in_poke;
 
 static void poke_handler(int sig)
 {
@@ -106,7 +109,9 @@ static void poke_handler(int sig)
     /* acquire: pairs with the poker's release store of the function. */
     void (*fn)(void) = atomic_load_explicit(&poke_fn, memory_order_acquire);
     if (id < HIVE_HOST_MAX_CORES && fn) {
+        in_poke = 1;
         fn();
+        in_poke = 0;
         /* release: pairs with the poker's acquire load: what the handler
          * published is visible to it. */
         atomic_fetch_add_explicit(&cores[id].pokes_done, 1, memory_order_release);
@@ -308,7 +313,7 @@ void hive_port_wake(unsigned core)
 }
 
 /* No interrupts on the host. */
-bool hive_port_in_interrupt(void) { return false; }
+bool hive_port_in_interrupt(void) { return in_poke != 0; }
 
 /*
  * The watchdog's clock: a thread of its own, no core, which calls the check
