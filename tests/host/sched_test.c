@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* clock_gettime, CLOCK_THREAD_CPUTIME_ID, gettid */
 #include <pthread.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <string.h>
 #include <time.h>
@@ -978,6 +979,89 @@ HIVE_TEST(pulled_task_is_not_stranded_beside_a_parked_core)
         }
     }
     CHECK_EQ(atomic_load(&pair_gave_up), 0);
+}
+
+/* A group task kept private by its spawner (group.c, "Private group tasks")
+ * reaches a core that wants work while the spawner spins, with no spawn, pop
+ * or wait to offer it: the heartbeat (publish.c) - the backstop's check pokes
+ * the spawner, whose poke handler (SIGURG on the host) publishes it. The
+ * spawner is core 0, the thread that called hive_run, and the case runs once
+ * with SIGURG blocked in that thread: the run must unblock it, or the poke
+ * never lands, and give the caller its mask back. Core 1 is kept busy in a
+ * task of its own while core 0 spawns, so that no core wants work then and
+ * the spawn stays private. The spin gives up after 2 s of running (against
+ * the heartbeat's few milliseconds) and counts that as the failure. */
+static atomic_bool keeper_running, keeper_release, grabbed;
+static atomic_int grabbed_on;
+static atomic_uint private_gave_up, private_not_core0;
+static struct hive_task keeper_task, grab_task;
+
+static void keeper_fn(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&keeper_running, true);
+    while (!atomic_load(&keeper_release))
+        SW_SPIN_PAUSE();
+}
+
+static void grab_fn(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&grabbed_on, hive_worker_id());
+    atomic_store(&grabbed, true);
+}
+
+static void private_entry(void *arg)
+{
+    (void)arg;
+    if (hive_worker_id() != 0)
+        atomic_fetch_add(&private_not_core0, 1);
+    struct hive_group kept = HIVE_GROUP_INIT, held = HIVE_GROUP_INIT;
+    CHECK_EQ(hive_group_spawn(&kept, &keeper_task, keeper_fn), HIVE_OK);
+    while (!atomic_load(&keeper_running))
+        SW_SPIN_PAUSE();
+    CHECK_EQ(hive_group_spawn(&held, &grab_task, grab_fn), HIVE_OK);
+    atomic_store(&keeper_release, true);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&grabbed)) {
+        if (sw_active_poll(&a) > 2000000000u) {
+            atomic_fetch_add(&private_gave_up, 1);
+            break;
+        }
+        SW_SPIN_PAUSE();
+    }
+    CHECK_EQ(hive_group_wait(&held), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&kept), HIVE_OK);
+}
+
+HIVE_TEST(private_group_task_reaches_an_idle_core_while_its_spawner_spins)
+{
+    atomic_store(&private_gave_up, 0);
+    atomic_store(&private_not_core0, 0);
+    struct hive_config c = sw_cfg(2);
+    for (unsigned blocked = 0; blocked < 2; blocked++) {
+        sigset_t urg, before, after;
+        sigemptyset(&urg);
+        sigaddset(&urg, SIGURG);
+        CHECK_EQ(pthread_sigmask(blocked ? SIG_BLOCK : SIG_UNBLOCK, &urg, &before), 0);
+        for (unsigned round = 0; round < 5; round++) {
+            atomic_store(&keeper_running, false);
+            atomic_store(&keeper_release, false);
+            atomic_store(&grabbed, false);
+            atomic_store(&grabbed_on, -1);
+            CHECK_EQ(hive_run(private_entry, NULL, &c), HIVE_OK);
+            CHECK(atomic_load(&grabbed));
+            /* Where it ran is only a hint: after a give-up, core 0's own
+             * wait would have run it. */
+            if (!atomic_load(&private_gave_up))
+                CHECK_EQ(atomic_load(&grabbed_on), 1);
+        }
+        CHECK_EQ(pthread_sigmask(SIG_SETMASK, &before, &after), 0);
+        CHECK_EQ(sigismember(&after, SIGURG), (int)blocked);
+    }
+    CHECK_EQ(atomic_load(&private_gave_up), 0);
+    CHECK_EQ(atomic_load(&private_not_core0), 0);
 }
 
 /* The stack bound of deep waits (join.c, "Waiting"): what runs nested on a
