@@ -291,6 +291,10 @@ void hive_port_backstop_fence(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* A poke is a call from the core's own timer interrupt, which reaches it
+ * whatever it runs: nothing to prepare. */
+void hive_port_poke_ready(void) {}
+
 bool hive_port_poke(unsigned core, void (*fn)(void))
 {
     /* The backstop's check runs in this core's own timer interrupt: the

@@ -149,6 +149,13 @@ static bool push_private(struct hive_worker *w, struct hive_group *g, struct hiv
         hive_work_asked_answered(w); /* queued public: what the asker wants */
         return false;
     }
+    if (!w->poke_ready) {
+        /* The run's first private push here: from now on the heartbeat's
+         * poke must reach this core (sched/port.h). Outside the private
+         * mark: a poke held back until now may be taken at once. */
+        hive_port_poke_ready();
+        w->poke_ready = true;
+    }
     hive_private_enter(w);
     int hold = hold_for(w, g);
     if (hold < 0) {

@@ -135,6 +135,13 @@ void hive_port_backstop_fence(void);
  * period later).
  */
 bool hive_port_poke(unsigned core, void (*fn)(void));
+/* The calling core, in task context, is about to hold work that only a
+ * poke reaches (group.c's private tasks): from now until its run ends,
+ * hive_port_poke must reach it. Called before the first such work of each
+ * run (worker.c's poke_ready). The boards' timer interrupt always does; the
+ * host unblocks the poke's signal in hive_run's calling thread for the rest
+ * of the run (the cores' own threads have it unblocked). */
+void hive_port_poke_ready(void);
 
 /*
  * The watchdog's clock (sched/watchdog.c). During the next

@@ -190,6 +190,8 @@ struct hive_worker {
      * is left; read by the backstop's check (on the host from another
      * thread), which pokes only a core that may hold some. */
     atomic_bool private_held;
+    /* hive_port_poke_ready was called in this run (group.c). */
+    bool poke_ready;
     /* Spinlocks this core held when its worker began (debug builds only;
      * sched/debug_checks.h). */
     unsigned spin_held_at_start;

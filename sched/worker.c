@@ -63,6 +63,7 @@ void hive_worker_main(void *unused)
      * the backstop's checks of this run begin after this store (the port
      * starts none before a push of this core's arms one). */
     w->holds_used = 0;
+    w->poke_ready = false;
     atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
     atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);
     hive_latent_gate_begin(&w->latent);

@@ -335,9 +335,8 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * to sleep for want of work. On the host port that interrupt is the signal
  * SIGURG, whose handler hive installs (replacing the program's) and which
  * it unblocks in the threads that run its cores (in the thread that called
- * hive_run for the run's length, when it has more than one worker): a task
- * that holds such tasks and sleeps (nanosleep, poll...) may be woken early,
- * with EINTR.
+ * hive_run from its first such spawn to the run's end): a task that holds
+ * such tasks and sleeps (nanosleep, poll...) may be woken early, with EINTR.
  * The spawn runs the task at once instead, before it returns, as OpenMP's
  * task may be run, when the run has one worker (no other core could take
  * it; not in the lower half of the stack, where it is queued, so a chain of
