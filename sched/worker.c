@@ -59,9 +59,11 @@ void hive_worker_main(void *unused)
     char here;
     w->deep_below = (uintptr_t)&here - hive_port_stack_room() / 2;
     /* The last run's holds were of its groups (a run that ended with private
-     * tasks dropped them: run.c), and so was its hint (publish.c). relaxed:
-     * the backstop's checks of this run begin after this store (the port
-     * starts none before a push of this core's arms one). */
+     * tasks dropped them: run.c), and so were its hint (publish.c) and a
+     * waiter's ask (victims.c). relaxed (both): the backstop's checks of this
+     * run begin after these stores (the port starts none before a push of
+     * this core's arms one); an ask is a hint whose loss waits for the
+     * asker's park (victims.c). */
     w->holds_used = 0;
     w->poke_ready = false;
     atomic_store_explicit(&w->private_held, false, memory_order_relaxed);

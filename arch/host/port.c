@@ -138,13 +138,16 @@ void hive_host_bind_core(unsigned id)
         cores[id].thread = pthread_self();
 }
 
-void hive_host_poke_unblock(sigset_t *old)
+/* Block or unblock the poke's signal alone in the calling thread. */
+static void poke_mask(int how, sigset_t *old)
 {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, HOST_POKE_SIGNAL);
-    pthread_sigmask(SIG_UNBLOCK, &set, old);
+    pthread_sigmask(how, &set, old);
 }
+
+void hive_host_poke_unblock(sigset_t *old) { poke_mask(SIG_UNBLOCK, old); }
 
 /* hive_run's calling thread while it runs core 0 (hive_port_run_on_cores),
  * whether it unblocked the poke's signal in this run, and its mask before. */
@@ -423,12 +426,8 @@ void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
     run_caller = false;
     if (caller_unblocked) {
         caller_unblocked = false;
-        if (sigismember(&caller_mask, HOST_POKE_SIGNAL) == 1) {
-            sigset_t poke;
-            sigemptyset(&poke);
-            sigaddset(&poke, HOST_POKE_SIGNAL);
-            pthread_sigmask(SIG_BLOCK, &poke, NULL);
-        }
+        if (sigismember(&caller_mask, HOST_POKE_SIGNAL) == 1)
+            poke_mask(SIG_BLOCK, NULL);
     }
     if (ncores > 1)
         host_cores_wait();
