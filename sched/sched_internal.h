@@ -91,10 +91,17 @@ static inline bool hive_task_is_group(unsigned kind)
  * (group.c, "Private group tasks"). Owner-only. */
 struct hive_group_hold {
     struct hive_group *group;
-    uint32_t tasks; /* private tasks of this hold queued or running here */
+    uint32_t tasks; /* tasks of this hold queued or running here */
 };
 #define HIVE_GROUP_HOLDS 32u
 _Static_assert(HIVE_GROUP_HOLDS <= 255u, "a hold's index must fit a task's chunk_len");
+/* Tasks queued on a core (its fork-join deque, public and private) from
+ * which on, while no core wants work, a group spawn there runs its task at
+ * once (group.c, "At once while every core is busy"). */
+#define HIVE_GROUP_QUEUED_ENOUGH 4u
+/* ... and only this many of its spawns after one of them last saw a core
+ * wanting work (group.c). */
+#define HIVE_GROUP_QUIET_SPAWNS 1024u
 
 /* struct hive_join_frame, a join's second half on the joiner's stack, and
  * struct hive_latent_stack are in hive/join_inline.h: hive_join's inline
@@ -179,6 +186,11 @@ struct hive_worker {
     /* The groups this core holds a count of for its private tasks, a stack
      * (group.c, "Private group tasks"); holds_used of them are in use. */
     unsigned holds_used;
+    /* Group spawns made on this core in this run, and their number when
+     * one last saw some core wanting work: a group spawn runs its task at
+     * once while every core is busy only HIVE_GROUP_QUIET_SPAWNS of them
+     * later (group.c). Owner-only. */
+    uint64_t group_spawns, wanted_seen_at;
     struct hive_group_hold holds[HIVE_GROUP_HOLDS];
     /* Private operations under way on this core (a nesting count), and a
      * publish asked for by an interrupt that found one under way (publish.c,
@@ -402,9 +414,36 @@ void hive_run_task(struct hive_worker *w, struct hive_task *t);
 /* fn(t) under the watchdog's record of this core (run_task.c). */
 void hive_run_watched_fn(struct hive_worker *w, struct hive_task *t, void (*fn)(struct hive_task *));
 /*
+ * After a task run at once by its spawner: a hive_spawn inside it left its
+ * last child in this core's LIFO slot, which only this core's worker loop
+ * takes - and the spawner runs on, perhaps long, before this core gets
+ * back there. Run from the loop, the task would have left its child to the
+ * loop at its return; so the child goes to the ring now (stealable, with a
+ * notify). lifo_before: the slot when the task began; unchanged, the task
+ * put nothing there.
+ */
+static inline void hive_lifo_yield(struct hive_worker *w, struct hive_task *lifo_before)
+{
+    struct hive_task *t = w->lifo;
+    if (t && t != lifo_before) {
+        w->lifo = NULL;
+        hive_publish_ring(w, t);
+    }
+}
+/* hive_run_task for a task run at once by its spawner (group.c): with the
+ * LIFO slot's yield. */
+static inline void hive_run_task_at_once(struct hive_worker *w, struct hive_task *t)
+{
+    struct hive_task *lifo = w->lifo;
+    w->stats.run_at_spawn++;
+    hive_run_task(w, t);
+    hive_lifo_yield(w, lifo);
+}
+
+/*
  * fn(task) run by its spawner on its own stack instead of queued
- * (hive_spawn_or_run; hive_group_spawn in a run of one worker or into a full
- * deque: group.c).
+ * (hive_spawn_or_run; hive_group_spawn in a run of one worker, while every
+ * core is busy, or into a full deque: group.c).
  * Nothing is counted in the run's outstanding: the spawner is a running
  * task, so the run cannot end meanwhile, and the spawn is over when fn
  * returns (a group's count is the caller's: group.c counts a full deque's
@@ -429,6 +468,21 @@ static inline void hive_run_at_once(struct hive_worker *w, struct hive_task *tas
         fn(task);
     w->forkjoin_floor = floor;
     HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, task, 0);
+}
+/* hive_run_at_once with the LIFO slot's yield: for hive_group_spawn's
+ * tasks run at once at two workers and more. (Its one-worker path does
+ * without: no other core could take the child. hive_run_task_at_once, the
+ * path of hive_group_spawn_fn and of a refused push, yields at any count -
+ * at one worker it only sends the child to the ring, which this core
+ * drains as it would the slot. hive_spawn_or_run runs a task at once only
+ * with the slot taken already, by a child of the spawner's own that the
+ * spawner keeps as long.) */
+static inline void hive_run_at_once_yielding(struct hive_worker *w, struct hive_task *task,
+                                             void (*fn)(struct hive_task *task))
+{
+    struct hive_task *lifo = w->lifo;
+    hive_run_at_once(w, task, fn);
+    hive_lifo_yield(w, lifo);
 }
 
 /* ---- wait.c ---- */

@@ -339,12 +339,16 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * such tasks and sleeps (nanosleep, poll...) may be woken early, with EINTR.
  * The spawn runs the task at once instead, before it returns, as OpenMP's
  * task may be run, when the run has one worker (no other core could take
- * it; not in the lower half of the stack, where it is queued, so a chain of
- * tasks that each spawn the next keeps to half the stack) or the deque is
- * full (256 tasks waiting there) - so never spawn into a group while
- * holding a spinlock (hive/spinlock.h), and a group task must not wait for
- * anything its spawner does after spawning it (as fa and fb of a join must
- * not wait on each other).
+ * it), when at more workers no core wants work (nor did at any of the
+ * spawning core's last 1024 group spawns) and that core already has four tasks
+ * queued (public or private) for the others to take (not in the lower
+ * half of the stack in either case, where it is queued, so a chain of
+ * tasks that each spawn the next keeps to half the stack), or when the
+ * deque is full (256 tasks waiting there) - so a task
+ * run at once delays its spawner's later spawns until it returns; never
+ * spawn into a group while holding a spinlock (hive/spinlock.h); and a
+ * group task must not wait for anything its spawner does after spawning
+ * it (as fa and fb of a join must not wait on each other).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
  * returned may be spawned into again at once (another task still waiting
  * for it then waits for the new tasks too). Where several tasks wait for
@@ -417,8 +421,9 @@ struct hive_core_stats {
                                 (or woken for work already being taken) */
     uint64_t run_at_spawn;   /* tasks a spawn ran at once, on the spawner's
                                 stack, instead of queueing them: hive_spawn_or_run,
-                                and group spawns at one worker or into a full
-                                deque (counted in tasks_run, not in spawned) */
+                                and group spawns at one worker, while every
+                                core was busy, or into a full deque (counted
+                                in tasks_run, not in spawned) */
 };
 
 struct hive_stats {

@@ -114,6 +114,12 @@ HIVE_TEST(group_spawn_into_a_full_deque)
         sched_case_group_full_deque(counts[i], 20 / SCALE);
 }
 
+HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
+{
+    sched_case_group_busy_at_once(2);
+    sched_case_group_busy_at_once(4);
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)

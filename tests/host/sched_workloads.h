@@ -139,11 +139,13 @@ static void sched_case_nqueens(unsigned cores, unsigned n)
     CHECK_EQ(q.count, wl_queens_expect(n));
     /* A group spawn per placement above the serial rows, and nothing else
      * spawned from a worker: queued, or run at once by its spawner - every
-     * one at one worker (sched/group.c), none at more. */
+     * one at one worker (sched/group.c); at more, those spawned while every
+     * core was busy and enough were queued already. */
     const struct hive_core_stats *t = &hive_stats_last()->total;
     uint64_t tasks = wl_queens_tasks(n, q.task_rows, 0, wl_queens_empty());
     CHECK_EQ(t->spawned + t->run_at_spawn, tasks);
-    CHECK_EQ(t->run_at_spawn, hive_stats_last()->cores == 1 ? tasks : 0);
+    if (hive_stats_last()->cores == 1)
+        CHECK_EQ(t->run_at_spawn, tasks);
 }
 
 /* ---- merge sort: join for the halves, serial merge (workloads/msort.h) ------------- */
@@ -491,6 +493,28 @@ static void sched_case_group(unsigned cores, size_t n)
     free(c.hits);
 }
 
+/* ---- below the middle of the stack -------------------------------------------------- */
+
+/*
+ * Spend this core's stack a KiB a frame until the frame is below its middle,
+ * where every wait is deep (sched/join.c, "Waiting"), then call fn(arg)
+ * there. Returns the frames spent. Not inlined into itself: riscv64 builds
+ * refuse frames above 4 KiB.
+ */
+__attribute__((noinline)) static unsigned sw_descend(unsigned frames, void (*fn)(void *),
+                                                     void *arg)
+{
+    volatile char pad[1024];
+    pad[0] = (char)frames;
+    char here;
+    if ((uintptr_t)&here < hive_tls_worker->deep_below) {
+        fn(arg);
+        return frames;
+    }
+    unsigned n = sw_descend(frames + 1, fn, arg);
+    return n + (unsigned)(pad[0] != (char)frames); /* pad outlives the call */
+}
+
 /* ---- a group spawn into a full deque ------------------------------------------------- */
 
 /*
@@ -501,7 +525,9 @@ static void sched_case_group(unsigned cores, size_t n)
  * Every other core is held by a blocker task first (stolen from the
  * entry's deque, then spinning until released), so nobody steals from the
  * entry's deque while it fills it: HIVE_DEQUE_CAP - 1 fillers, then q, the
- * newest. Then q again (refused), then one more task (run at once, its
+ * newest - all spawned below the middle of the stack, where a spawn queues
+ * its task while every core is busy (above it, once a few are queued, the
+ * rest would run at once: sched/group.c). Then q again (refused), then one more task (run at once, its
  * header untouched), then the blockers go and every wait returns; each task
  * ran exactly once.
  */
@@ -541,10 +567,20 @@ static void sw_hold_task(struct hive_task *t)
     sw_full_await(&sw_hold_g.release, &sw_hold_g.late);
 }
 
-static void sw_hold_spawn(unsigned n)
+static void sw_hold_spawn_below(void *arg)
 {
+    unsigned n = *(const unsigned *)arg;
     for (unsigned i = 0; i < n; i++)
         CHECK_EQ(hive_group_spawn(&sw_hold_g.group, &sw_hold_g.tasks[i], sw_hold_task), HIVE_OK);
+}
+
+/* Below the middle of the stack: a blocker waits for a release its spawner
+ * gives later, which a task its spawn runs at once must not (hive.h) - and
+ * above the middle, once a few are queued while every core is busy, a group
+ * spawn runs its task at once (sched/group.c). */
+static void sw_hold_spawn(unsigned n)
+{
+    (void)sw_descend(0, sw_hold_spawn_below, &n);
 }
 
 static void sw_hold_release(void)
@@ -571,6 +607,17 @@ static void sw_full_count(struct hive_task *t)
     atomic_fetch_add(t == &s->q ? &s->q_runs : t == &s->extra ? &s->extra_runs : &s->filler_runs, 1);
 }
 
+static void sw_full_fill(void *arg)
+{
+    struct sw_full *s = arg;
+    for (unsigned i = 0; i < SW_FULL_FILLERS; i++)
+        CHECK_EQ(hive_group_spawn(&s->g, &s->fillers[i], sw_full_count), HIVE_OK);
+    s->rc_q = hive_group_spawn(&s->g, &s->q, sw_full_count);
+    s->rc_q_again = hive_group_spawn(&s->g, &s->q, sw_full_count);
+    s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_count);
+    s->extra_ran_before_return = atomic_load(&s->extra_runs);
+}
+
 static void sw_full_entry(void *unused)
 {
     (void)unused;
@@ -585,14 +632,8 @@ static void sw_full_entry(void *unused)
         }
         SW_SPIN_PAUSE();
     }
-    if (!s->blockers_late) {
-        for (unsigned i = 0; i < SW_FULL_FILLERS; i++)
-            CHECK_EQ(hive_group_spawn(&s->g, &s->fillers[i], sw_full_count), HIVE_OK);
-        s->rc_q = hive_group_spawn(&s->g, &s->q, sw_full_count);
-        s->rc_q_again = hive_group_spawn(&s->g, &s->q, sw_full_count);
-        s->rc_extra = hive_group_spawn(&s->g, &s->extra, sw_full_count);
-        s->extra_ran_before_return = atomic_load(&s->extra_runs);
-    }
+    if (!s->blockers_late)
+        (void)sw_descend(0, sw_full_fill, s);
     /* Released before the wait, which the blockers' cores help with. */
     atomic_store(&sw_hold_g.release, 1);
     CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
@@ -672,10 +713,10 @@ static void sw_fullw_l(struct hive_task *t)
     atomic_store(&sw_fullw_g.l_done, 1);
 }
 
-static void sw_fullw_a(struct hive_task *t)
+/* a's spawns, below the middle of the stack (as sw_full_fill's). */
+static void sw_fullw_fill(void *arg)
 {
-    (void)t;
-    struct sw_fullw *s = &sw_fullw_g;
+    struct sw_fullw *s = arg;
     struct hive_worker *w = hive_self();
     for (unsigned i = 0; i < SW_FULLW_FILLERS && !hive_deque_full(&w->queues.forkjoin); i++)
         CHECK_EQ(hive_group_spawn(&s->k, &s->fillers[i], sw_fullw_filler), HIVE_OK);
@@ -684,10 +725,17 @@ static void sw_fullw_a(struct hive_task *t)
     CHECK_EQ(hive_group_wait(&s->k), HIVE_OK);
 }
 
-static void sw_fullw_entry(void *unused)
+static void sw_fullw_a(struct hive_task *t)
 {
-    (void)unused;
-    struct sw_fullw *s = &sw_fullw_g;
+    (void)t;
+    (void)sw_descend(0, sw_fullw_fill, &sw_fullw_g);
+}
+
+/* Below the middle of the stack, as sw_hold_spawn's: a and l each wait for
+ * the other's work, which neither may if its spawn ran it at once. */
+static void sw_fullw_body(void *arg)
+{
+    struct sw_fullw *s = arg;
     sw_hold_spawn(s->blockers_wanted);
     CHECK_EQ(hive_group_spawn(&s->h, &s->a, sw_fullw_a), HIVE_OK);
     CHECK_EQ(hive_group_spawn(&s->g, &s->l, sw_fullw_l), HIVE_OK);
@@ -696,6 +744,12 @@ static void sw_fullw_entry(void *unused)
         atomic_fetch_add(&s->early, 1);
     sw_hold_release();
     CHECK_EQ(hive_group_wait(&s->h), HIVE_OK);
+}
+
+static void sw_fullw_entry(void *unused)
+{
+    (void)unused;
+    (void)sw_descend(0, sw_fullw_body, &sw_fullw_g);
 }
 
 static void sw_full_counts_while_running(unsigned cores, unsigned rounds)
@@ -728,6 +782,134 @@ static void sched_case_group_full_deque(unsigned cores, unsigned rounds)
 {
     sw_full_refuses_queued(cores);
     sw_full_counts_while_running(cores, rounds);
+}
+
+/* ---- group spawns while every core is busy ---------------------------------------- */
+
+/*
+ * At two workers and more, while no core wants work, a group spawn that
+ * finds HIVE_GROUP_QUEUED_ENOUGH tasks queued on its core runs its task at
+ * once, before it returns - once HIVE_GROUP_QUIET_SPAWNS group spawns of
+ * that core have seen no core wanting work (sched/group.c). A blocker holds
+ * every core but the entry's; the entry spawns SW_BUSY_TASKS tasks, none of
+ * which may run at once (the run has just begun), makes that many spawns,
+ * each waited for at once, then spawns SW_BUSY_TASKS tasks into g: the first
+ * HIVE_GROUP_QUEUED_ENOUGH are queued, every later one runs inside its spawn.
+ * The last of those hive_spawns a child, which hive puts in the LIFO slot of
+ * the core that runs it - the entry's, whose loop takes that slot only once
+ * the entry returns. Then the blockers go and the entry spins with no spawn,
+ * pop or wait until the child and the queued tasks have run: the freed cores
+ * must take them - the queued ones offered by the heartbeat, the child moved
+ * to the ring when the task that spawned it returned (hive_lifo_yield in
+ * sched_internal.h). Without that move the child waits for the entry's wait,
+ * past the limit.
+ */
+#define SW_BUSY_TASKS (HIVE_GROUP_QUEUED_ENOUGH + 8u)
+
+struct sw_busy {
+    struct hive_group g, quiet;
+    struct hive_task tasks[SW_BUSY_TASKS], child, quiet_task, early[SW_BUSY_TASKS];
+    atomic_uint ran[SW_BUSY_TASKS], child_ran, early_runs;
+    unsigned queued, at_once, early_at_once, blockers;
+    bool blockers_late, late;
+};
+
+static struct sw_busy sw_busy_g;
+
+static void sw_busy_early(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_busy_g.early_runs, 1);
+}
+
+static void sw_busy_child(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_busy_g.child_ran, 1);
+}
+
+static void sw_busy_task(struct hive_task *t)
+{
+    struct sw_busy *s = &sw_busy_g;
+    unsigned i = (unsigned)(t - s->tasks);
+    atomic_store(&s->ran[i], 1);
+    if (i == SW_BUSY_TASKS - 1) {
+        memset(&s->child, 0, sizeof s->child);
+        CHECK_EQ(hive_spawn(&s->child, sw_busy_child), HIVE_OK);
+    }
+}
+
+static bool sw_busy_all_ran(void)
+{
+    struct sw_busy *s = &sw_busy_g;
+    for (unsigned i = 0; i < SW_BUSY_TASKS; i++)
+        if (!atomic_load(&s->ran[i]))
+            return false;
+    return atomic_load(&s->child_ran) != 0;
+}
+
+static void sw_busy_entry(void *unused)
+{
+    (void)unused;
+    struct sw_busy *s = &sw_busy_g;
+    sw_hold_spawn(s->blockers);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (atomic_load(&sw_hold_g.started) < s->blockers && !s->blockers_late) {
+        s->blockers_late = sw_active_poll(&a) > SW_FULL_LIMIT_NS;
+        SW_SPIN_PAUSE();
+    }
+    /* Before a quiet stretch, every core busy: none runs at once. */
+    for (unsigned i = 0; i < SW_BUSY_TASKS && !s->blockers_late; i++) {
+        unsigned before = atomic_load(&s->early_runs);
+        CHECK_EQ(hive_group_spawn(&s->quiet, &s->early[i], sw_busy_early), HIVE_OK);
+        s->early_at_once += atomic_load(&s->early_runs) != before;
+    }
+    CHECK_EQ(hive_group_wait(&s->quiet), HIVE_OK);
+    /* A quiet stretch: HIVE_GROUP_QUIET_SPAWNS group spawns, none of which
+     * sees a core wanting work (each queued, then taken back by the wait). */
+    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS && !s->blockers_late; i++) {
+        CHECK_EQ(hive_group_spawn(&s->quiet, &s->quiet_task, sw_err_noop_task), HIVE_OK);
+        CHECK_EQ(hive_group_wait(&s->quiet), HIVE_OK);
+    }
+    /* The blockers' cores took them: the entry's deque is empty again. */
+    for (unsigned i = 0; i < SW_BUSY_TASKS && !s->blockers_late; i++) {
+        CHECK_EQ(hive_group_spawn(&s->g, &s->tasks[i], sw_busy_task), HIVE_OK);
+        if (atomic_load(&s->ran[i]))
+            s->at_once++;
+        else if (i < HIVE_GROUP_QUEUED_ENOUGH)
+            s->queued++;
+    }
+    atomic_store(&sw_hold_g.release, 1);
+    sw_active_start(&a);
+    while (!sw_busy_all_ran() && !s->late) {
+        s->late = sw_active_poll(&a) > 2000000000ull; /* 2 s of running: ~2 ms needed */
+        SW_SPIN_PAUSE();
+    }
+    CHECK_EQ(hive_group_wait(&s->g), HIVE_OK);
+    sw_hold_release();
+}
+
+static void sched_case_group_busy_at_once(unsigned cores)
+{
+    struct sw_busy *s = &sw_busy_g;
+    unsigned n = cores ? cores : hive_core_count();
+    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
+    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+        return;
+    memset(s, 0, sizeof *s);
+    memset(&sw_hold_g, 0, sizeof sw_hold_g);
+    s->blockers = n - 1;
+    SW_RUN(cores, sw_busy_entry, NULL);
+    CHECK(!s->blockers_late);
+    CHECK_EQ(s->early_at_once, 0);
+    CHECK_EQ(atomic_load(&s->early_runs), SW_BUSY_TASKS);
+    CHECK_EQ(s->queued, HIVE_GROUP_QUEUED_ENOUGH);
+    CHECK_EQ(s->at_once, SW_BUSY_TASKS - HIVE_GROUP_QUEUED_ENOUGH);
+    CHECK(!s->late);
+    CHECK(sw_busy_all_ran());
+    printf("  %u cores: %u queued, %u at once; the rest taken by the freed cores%s\n", n,
+           s->queued, s->at_once, s->late ? " only at the wait (late)" : "");
 }
 
 /* ---- one group, two waiters ---------------------------------------------------------- */
@@ -1323,26 +1505,6 @@ static void sched_case_run_again(unsigned cores, unsigned runs)
         CHECK_EQ(s->cores, cores ? cores : hive_port_core_count());
         CHECK(s->total.tasks_run >= k + 2); /* entry, the boot spawn, k spawns */
     }
-}
-
-/*
- * Spend this core's stack a KiB a frame until the frame is below its middle,
- * where every wait is deep (sched/join.c, "Waiting"), then call fn(arg)
- * there. Returns the frames spent. Not inlined into itself: riscv64 builds
- * refuse frames above 4 KiB.
- */
-__attribute__((noinline)) static unsigned sw_descend(unsigned frames, void (*fn)(void *),
-                                                     void *arg)
-{
-    volatile char pad[1024];
-    pad[0] = (char)frames;
-    char here;
-    if ((uintptr_t)&here < hive_tls_worker->deep_below) {
-        fn(arg);
-        return frames;
-    }
-    unsigned n = sw_descend(frames + 1, fn, arg);
-    return n + (unsigned)(pad[0] != (char)frames); /* pad outlives the call */
 }
 
 /* ---- a group task left above a deep join wait ------------------------------------ */

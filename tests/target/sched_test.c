@@ -91,6 +91,15 @@ HIVE_TEST(group_spawn_into_a_full_deque)
     TIMED("group_full_deque", sched_case_group_full_deque(0, 5));
 }
 
+HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
+{
+    /* Every core but the entry's held by a blocker; then the cores freed
+     * take what the entry queued, and a child of a task it ran at once. */
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("needs 2 cores");
+    TIMED("group_busy_at_once", sched_case_group_busy_at_once(0));
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     /* 1 ms tasks: QEMU's vCPUs, more than the host's CPUs, are held up
