@@ -120,6 +120,89 @@ HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
     sched_case_group_busy_at_once(4);
 }
 
+/*
+ * The case a task run at once needs its hold for: its spawner is no task of
+ * the group, and the group's waiter runs on another core. The entry (core
+ * 0) spawns T into h, which core 1 takes, then A into g, and waits for g -
+ * running A itself, which spins until B has started. T, on core 1, first
+ * makes a quiet stretch of group spawns and queues 4 tasks of a group of
+ * its own, so that its spawn of B into g runs B at once (every core busy:
+ * core 0 runs A); B runs 20 ms. The entry's wait for g must not return
+ * before B has finished: counted in nothing, B would leave g at zero as
+ * soon as A returned.
+ */
+static struct {
+    struct hive_group g, h, local;
+    struct hive_task t, a, b, quiet, queued[HIVE_GROUP_QUEUED_ENOUGH];
+    atomic_bool b_started, b_done;
+    atomic_uint b_at_once, late;
+    unsigned early;
+} sw_elsewhere;
+
+static void sw_elsewhere_b(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_elsewhere.b_started, true);
+    sw_spin_running(20000000);
+    atomic_store(&sw_elsewhere.b_done, true);
+}
+
+static void sw_elsewhere_a(struct hive_task *t)
+{
+    (void)t;
+    struct sw_active act;
+    sw_active_start(&act);
+    while (!atomic_load(&sw_elsewhere.b_started)) {
+        if (sw_active_poll(&act) > 2000000000ull) {
+            atomic_fetch_add(&sw_elsewhere.late, 1);
+            return;
+        }
+        SW_SPIN_PAUSE();
+    }
+}
+
+static void sw_elsewhere_t(struct hive_task *t)
+{
+    (void)t;
+    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS; i++) {
+        CHECK_EQ(hive_group_spawn(&sw_elsewhere.local, &sw_elsewhere.quiet, sw_err_noop_task), HIVE_OK);
+        CHECK_EQ(hive_group_wait(&sw_elsewhere.local), HIVE_OK);
+    }
+    for (unsigned i = 0; i < HIVE_GROUP_QUEUED_ENOUGH; i++)
+        CHECK_EQ(hive_group_spawn(&sw_elsewhere.local, &sw_elsewhere.queued[i], sw_err_noop_task),
+                 HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_elsewhere.g, &sw_elsewhere.b, sw_elsewhere_b), HIVE_OK);
+    atomic_store(&sw_elsewhere.b_at_once, atomic_load(&sw_elsewhere.b_done));
+    CHECK_EQ(hive_group_wait(&sw_elsewhere.local), HIVE_OK);
+}
+
+static void sw_elsewhere_entry(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_elsewhere.h, &sw_elsewhere.t, sw_elsewhere_t), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_elsewhere.g, &sw_elsewhere.a, sw_elsewhere_a), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_elsewhere.g), HIVE_OK);
+    if (!atomic_load(&sw_elsewhere.b_done))
+        sw_elsewhere.early++;
+    CHECK_EQ(hive_group_wait(&sw_elsewhere.h), HIVE_OK);
+}
+
+HIVE_TEST(group_task_run_at_once_counts_for_a_waiter_elsewhere)
+{
+    unsigned at_once = 0, rounds = 5;
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(&sw_elsewhere, 0, sizeof sw_elsewhere);
+        SW_RUN(2, sw_elsewhere_entry, NULL);
+        CHECK_EQ(sw_elsewhere.early, 0);
+        CHECK_EQ(atomic_load(&sw_elsewhere.late), 0);
+        at_once += atomic_load(&sw_elsewhere.b_at_once);
+    }
+    /* Every round ran B inside its spawn: the case is the one above. */
+    CHECK_EQ(at_once, rounds);
+    printf("  %u of %u rounds ran B at once on core 1; the wait on core 0 waited for it\n", at_once,
+           rounds);
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)
