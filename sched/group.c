@@ -266,18 +266,6 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
 {
     char here;
     t->group = g;
-    if (!w->queues.forkjoin.solo && busy_at_once(w, &here)) {
-        /* hive_group_spawn_fn's (hive_group_spawn's is taken before its
-         * claim): run through the hold, as a private task would be. */
-        int hold = hold_at_once(w, g);
-        if (hold >= 0) {
-            t->kind = HIVE_TASK_GROUP_HELD;
-            t->chunk_len = (unsigned char)hold;
-            HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_ONCE);
-            hive_run_task_at_once(w, t);
-            return;
-        }
-    }
     if (!at_once(w, &here) && push_private(w, g, t))
         return;
     t->kind = HIVE_TASK_GROUP;
@@ -379,6 +367,19 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
     struct hive_task *t = hive_pool_get(fn, arg);
     if (!t)
         return HIVE_ENOMEM;
+    char here;
+    int hold;
+    if (!w->queues.forkjoin.solo && busy_at_once(w, &here) && (hold = hold_at_once(w, g)) >= 0) {
+        /* At once while every core is busy, as hive_group_spawn's (which
+         * looks before its claim; this header is claimed from the pool):
+         * run through the hold, as a private task is. */
+        t->group = g;
+        t->kind = HIVE_TASK_GROUP_HELD;
+        t->chunk_len = (unsigned char)hold;
+        HIVE_TRACE_EVENT(HIVE_TRACE_SPAWN, t, HIVE_TRACE_AT_ONCE);
+        hive_run_task_at_once(w, t);
+        return HIVE_OK;
+    }
     group_push(w, g, t);
     return HIVE_OK;
 }

@@ -583,6 +583,19 @@ static void sw_hold_spawn(unsigned n)
     (void)sw_descend(0, sw_hold_spawn_below, &n);
 }
 
+/* Wait for n blockers to have started; false after the limit. */
+static bool sw_hold_started(unsigned n)
+{
+    struct sw_active a;
+    sw_active_start(&a);
+    while (atomic_load(&sw_hold_g.started) < n) {
+        if (sw_active_poll(&a) > SW_FULL_LIMIT_NS)
+            return false;
+        SW_SPIN_PAUSE();
+    }
+    return true;
+}
+
 static void sw_hold_release(void)
 {
     atomic_store(&sw_hold_g.release, 1);
@@ -623,15 +636,7 @@ static void sw_full_entry(void *unused)
     (void)unused;
     struct sw_full *s = &sw_full_g;
     sw_hold_spawn(s->blockers_wanted);
-    struct sw_active a;
-    sw_active_start(&a);
-    while (atomic_load(&sw_hold_g.started) < s->blockers_wanted) {
-        if (sw_active_poll(&a) > SW_FULL_LIMIT_NS) {
-            s->blockers_late = 1;
-            break;
-        }
-        SW_SPIN_PAUSE();
-    }
+    s->blockers_late = !sw_hold_started(s->blockers_wanted);
     if (!s->blockers_late)
         (void)sw_descend(0, sw_full_fill, s);
     /* Released before the wait, which the blockers' cores help with. */
@@ -853,12 +858,7 @@ static void sw_busy_entry(void *unused)
     (void)unused;
     struct sw_busy *s = &sw_busy_g;
     sw_hold_spawn(s->blockers);
-    struct sw_active a;
-    sw_active_start(&a);
-    while (atomic_load(&sw_hold_g.started) < s->blockers && !s->blockers_late) {
-        s->blockers_late = sw_active_poll(&a) > SW_FULL_LIMIT_NS;
-        SW_SPIN_PAUSE();
-    }
+    s->blockers_late = !sw_hold_started(s->blockers);
     /* Before a quiet stretch, every core busy: none runs at once. */
     for (unsigned i = 0; i < SW_BUSY_TASKS && !s->blockers_late; i++) {
         unsigned before = atomic_load(&s->early_runs);
@@ -881,6 +881,7 @@ static void sw_busy_entry(void *unused)
             s->queued++;
     }
     atomic_store(&sw_hold_g.release, 1);
+    struct sw_active a;
     sw_active_start(&a);
     while (!sw_busy_all_ran() && !s->late) {
         s->late = sw_active_poll(&a) > 2000000000ull; /* 2 s of running: ~2 ms needed */
