@@ -87,14 +87,30 @@ void hive_notify_idle(struct hive_worker *w)
  * next period's look: so a core sleeps beside such work for at most two
  * periods.
  */
+/* A wake the poke owed for a keep it ended (hive_sched_poked), done here.
+ * acquire: pairs with the poke's release store: what the keep's tasks wrote
+ * is the woken waiter's to see (the decrement's release, read by its
+ * acquire load, says so too; this only carries the word). */
+static void keep_wake_owed(struct hive_worker *w)
+{
+    if (atomic_load_explicit(&w->keep_wake, memory_order_relaxed))
+        hive_await_wake(atomic_exchange_explicit(&w->keep_wake, 0, memory_order_acquire));
+}
+
 static bool backstop_check(unsigned core)
 {
     struct hive_idle *idle = &hive_scheduler.idle;
-    /* seq_cst, and what parks is an RMW of S: a core parked before this
-     * load is seen parked. */
-    if (hive_idle_unparked(atomic_load(&idle->state)) >= hive_idle_workers(idle))
-        return true;
     struct hive_worker *w = &hive_workers[core];
+    /* A poke whose handler ran after its poker gave up (the host's signal,
+     * held back) left its wake for this check. */
+    keep_wake_owed(w);
+    /* seq_cst, and what parks is an RMW of S: a core parked before this
+     * load is seen parked. Or a waiter that does not park (a deep one:
+     * wait.c) asked this core for what it holds (victims.c). relaxed: a
+     * hint, which the asker sets again at each look that found nothing. */
+    if (hive_idle_unparked(atomic_load(&idle->state)) >= hive_idle_workers(idle) &&
+        !atomic_load_explicit(&w->work_asked, memory_order_relaxed))
+        return true;
     /* relaxed: ordered by the fence below, for both sides (see above). */
     atomic_store_explicit(&w->backstop_armed, false, memory_order_relaxed);
     hive_port_backstop_fence();
@@ -106,11 +122,13 @@ static bool backstop_check(unsigned core)
      * later; the look goes on all the same. */
     bool again = false;
     /* relaxed: a hint, ordered by the fence above (see "The heartbeat"). */
-    if (atomic_load_explicit(&w->private_held, memory_order_relaxed) &&
+    if ((atomic_load_explicit(&w->private_held, memory_order_relaxed) ||
+         atomic_load_explicit(&w->keep_held, memory_order_relaxed)) &&
         !hive_port_poke(core, hive_sched_poked)) {
         atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
         again = true;
     }
+    keep_wake_owed(w);
     if (!hive_ring_len(&w->queues.ring) && !hive_deque_len(&w->queues.forkjoin) &&
         hive_global_is_empty(&hive_scheduler.global))
         return again;
@@ -250,14 +268,25 @@ void hive_sched_poked(void)
         return;
     }
     uint32_t have = hive_deque_private_len(&w->queues.forkjoin);
-    if (!have)
-        return;
     /* No notify here: the caller (backstop_check) looks and notifies with
      * the fence, which the host's signal handler could not (the wake takes
      * locks). Nor any other wake: a group's count reaches zero only at a
      * task's end, and every count this takes off (a hold's, in
      * hive_group_task_count) comes after the task's own count was added. */
-    make_stealable(w, have, have);
+    if (have)
+        make_stealable(w, have, have);
+    /* A kept hold ends (group.c, "Kept holds"): its count may be its
+     * group's last, with a waiter asleep - the check wakes it. A wake
+     * still owed from an earlier poke (whose check gave up waiting) is not
+     * lost: two words or'ed name the wrong core, so OTHERS joins them -
+     * every core is woken. release: pairs with keep_wake_owed. Then the
+     * hint goes (the next keep sets it), and an ask is answered. */
+    unsigned long owed = hive_group_keep_poked(w);
+    if (owed && atomic_fetch_or_explicit(&w->keep_wake, owed, memory_order_release))
+        atomic_fetch_or_explicit(&w->keep_wake, HIVE_AWAIT_OTHERS, memory_order_release);
+    atomic_store_explicit(&w->keep_held, false, memory_order_relaxed);
+    if (!hive_deque_private_len(&w->queues.forkjoin))
+        hive_work_asked_answered(w);
 }
 
 void hive_private_serve(struct hive_worker *w)
@@ -265,6 +294,7 @@ void hive_private_serve(struct hive_worker *w)
     /* relaxed: this core's own mark (hive_sched_poked). */
     atomic_store_explicit(&w->private_asked, 0, memory_order_relaxed);
     hive_publish_private(w);
+    hive_group_keep_drop(w);
 }
 
 /* All private entries (half: the older half, as Lace moves its split), then

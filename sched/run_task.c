@@ -35,6 +35,7 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
     if (kind == HIVE_TASK_JOIN_FRAME) {
         /* Not counted and no state: its joiner waits for its done flag. */
         hive_join_frame_run(t);
+        hive_group_keep_drop(w);
     } else {
         if (kind > HIVE_TASK_GROUP_HELD)
             hive_port_panic("a queued task of no known kind");
@@ -66,6 +67,7 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
         if (kind == HIVE_TASK_COUNTED)
             atomic_thread_fence(memory_order_seq_cst);
         fn(t);
+        hive_group_keep_drop(w);
         if (kind == HIVE_TASK_COUNTED)
             hive_outstanding_done(w);
         else if (kind == HIVE_TASK_GROUP)

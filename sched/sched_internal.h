@@ -202,6 +202,19 @@ struct hive_worker {
      * is left; read by the backstop's check (on the host from another
      * thread), which pokes only a core that may hold some. */
     atomic_bool private_held;
+    /* The top hold is kept (group.c, "Kept holds"): open with no task of
+     * its own left, its count of the group held for the next task run at
+     * once into it. Atomic only for the interrupt of this core, as
+     * private_busy (relaxed, and read outside the mark as a hint: only the
+     * interrupt clears it, and under the mark it is read again). */
+    _Atomic unsigned char hold_keeping;
+    /* May keep a hold: set by a keep, cleared by the poke; read by the
+     * backstop's check as private_held is (publish.c, "The heartbeat"). */
+    atomic_bool keep_held;
+    /* A wake the poke owed for a keep it ended - the count's word as the
+     * decrement left it, 0 for none - done by the backstop's check after
+     * the poke (the host's signal handler may not wake: publish.c). */
+    _Atomic unsigned long keep_wake;
     /* hive_port_poke_ready was called in this run (group.c). */
     bool poke_ready;
     /* Spinlocks this core held when its worker began (debug builds only;
@@ -379,6 +392,20 @@ static inline void hive_backstop_arm(struct hive_worker *w)
     if (!atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
         hive_backstop_arm_now(w);
 }
+/* A task ends, or a wait begins: a hold kept open on this core since the
+ * last task it ran at once returned is given back (group.c, "Kept holds"). */
+void hive_group_keep_end(struct hive_worker *w);
+/* The same from the core's interrupt, outside the mark: returns the wake it
+ * owes (hive_await_done_unwoken), which the interrupt must leave to another
+ * (the host's signal handler cannot take the wake's locks). */
+unsigned long hive_group_keep_poked(struct hive_worker *w);
+static inline void hive_group_keep_drop(struct hive_worker *w)
+{
+    /* relaxed: a hint, read again under the mark (hive_group_keep_end). */
+    if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
+        hive_group_keep_end(w);
+}
+
 /* A waiter's ask for private tasks (hive_private_wanted) is answered: they
  * were published, or this core queued in public. */
 static inline void hive_work_asked_answered(struct hive_worker *w)
@@ -466,6 +493,7 @@ static inline void hive_run_at_once(struct hive_worker *w, struct hive_task *tas
         hive_run_watched_fn(w, task, fn);
     else
         fn(task);
+    hive_group_keep_drop(w);
     w->forkjoin_floor = floor;
     HIVE_TRACE_EVENT(HIVE_TRACE_TASK_END, task, 0);
 }
@@ -496,6 +524,12 @@ static inline unsigned long hive_await_count(_Atomic unsigned long *awaited)
  * that sleep on the word if it was the last. The caller's last access to
  * the word's object. */
 void hive_await_done(_Atomic unsigned long *awaited);
+/* hive_await_done in two: the decrement, which returns the count's word
+ * before it where it owes a wake (the last count, with a sleeper), else 0;
+ * then the wake it owes (none for 0), which may come later and elsewhere -
+ * it reads nothing of the awaited object. */
+unsigned long hive_await_done_unwoken(_Atomic unsigned long *awaited);
+void hive_await_wake(unsigned long was);
 /* Wait until awaited's count is zero, running what help(w, ctx) returns
  * meanwhile and parking when it finds nothing for HIVE_WAIT_SPIN_NS. */
 void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,

@@ -148,12 +148,24 @@ static void withdraw(_Atomic unsigned long *awaited)
                               memory_order_relaxed);
 }
 
-void hive_await_done(_Atomic unsigned long *awaited)
+unsigned long hive_await_done_unwoken(_Atomic unsigned long *awaited)
 {
     /* release: pairs with the waiter's acquire loads of the count
      * (hive_await_count): the work's writes are visible once it is off. */
     unsigned long was = atomic_fetch_sub_explicit(awaited, 1, memory_order_release);
-    if ((was & HIVE_AWAIT_COUNT_MASK) != 1)
+    if ((was & HIVE_AWAIT_COUNT_MASK) != 1 || !(was & (HIVE_AWAIT_OTHERS | HIVE_AWAIT_SLEEPING)))
+        return 0;
+    return was;
+}
+
+void hive_await_done(_Atomic unsigned long *awaited)
+{
+    hive_await_wake(hive_await_done_unwoken(awaited));
+}
+
+void hive_await_wake(unsigned long was)
+{
+    if (!was)
         return;
     if (was & HIVE_AWAIT_OTHERS) {
         /* Some waiter besides the one named sleeps, or slept, on the word:
@@ -172,6 +184,10 @@ void hive_await_done(_Atomic unsigned long *awaited)
 void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                    struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx)
 {
+    /* A wait may last: a hold kept here would keep its group's waiters
+     * elsewhere waiting with it - this wait's own group's, this task's own
+     * count (group.c, "Kept holds"). */
+    hive_group_keep_drop(w);
     w->wait_depth++;
     /* Deep if in the lower half of the stack, or nested in a deep wait
      * (join.c, "Waiting"). The stack only grows inside a wait, so the second

@@ -348,7 +348,13 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * run at once delays its spawner's later spawns until it returns; never
  * spawn into a group while holding a spinlock (hive/spinlock.h); and a
  * group task must not wait for anything its spawner does after spawning
- * it (as fa and fb of a join must not wait on each other).
+ * it (as fa and fb of a join must not wait on each other). At two workers
+ * and more, the count such a task held stays with its core for the next
+ * one until the spawner waits, spawns into another group or returns: a
+ * waiter of the group on another core may so wait for the spawner's code
+ * between spawns too, and where that runs on without calling hive, for
+ * about two milliseconds after that waiter went to sleep (the backstop
+ * timer's interrupt ends it).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
  * returned may be spawned into again at once (another task still waiting
  * for it then waits for the new tasks too). Where several tasks wait for

@@ -203,6 +203,101 @@ HIVE_TEST(group_task_run_at_once_counts_for_a_waiter_elsewhere)
            rounds);
 }
 
+/*
+ * A kept hold must not keep a waiter elsewhere waiting on a spawner that
+ * spins. As above, T on core 1 runs B into g at once while the entry on
+ * core 0 waits for g (running A, which spins until B has started); B is
+ * short, and its count stays as its core's keep of g when it returns
+ * (sched/group.c, "Kept holds"). Then T spins, calling nothing of hive,
+ * until the entry's wait for g has returned - which only the end of that
+ * keep allows: the entry's wait parks, the backstop's check on core 1 sees
+ * a core parked and pokes T's core, and the poke ends the keep and has the
+ * check wake the entry. Without that T would spin for good; here it gives
+ * up after 2 s of its running time and the case fails.
+ */
+static struct {
+    struct hive_group g, h, local;
+    struct hive_task t, a, b, quiet, queued[HIVE_GROUP_QUEUED_ENOUGH];
+    atomic_bool b_started, wait_returned;
+    atomic_uint b_at_once, stuck, late;
+    uint64_t waited_ns;
+} sw_keep;
+
+static void sw_keep_b(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_keep.b_started, true);
+}
+
+static void sw_keep_a(struct hive_task *t)
+{
+    (void)t;
+    struct sw_active act;
+    sw_active_start(&act);
+    while (!atomic_load(&sw_keep.b_started)) {
+        if (sw_active_poll(&act) > 2000000000ull) {
+            atomic_fetch_add(&sw_keep.late, 1);
+            return;
+        }
+        SW_SPIN_PAUSE();
+    }
+}
+
+static void sw_keep_t(struct hive_task *t)
+{
+    (void)t;
+    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS; i++) {
+        CHECK_EQ(hive_group_spawn(&sw_keep.local, &sw_keep.quiet, sw_err_noop_task), HIVE_OK);
+        CHECK_EQ(hive_group_wait(&sw_keep.local), HIVE_OK);
+    }
+    for (unsigned i = 0; i < HIVE_GROUP_QUEUED_ENOUGH; i++)
+        CHECK_EQ(hive_group_spawn(&sw_keep.local, &sw_keep.queued[i], sw_err_noop_task), HIVE_OK);
+    uint64_t before = hive_port_now_ns();
+    CHECK_EQ(hive_group_spawn(&sw_keep.g, &sw_keep.b, sw_keep_b), HIVE_OK);
+    /* B ran inside the spawn: it started before the spawn returned. */
+    atomic_store(&sw_keep.b_at_once, atomic_load(&sw_keep.b_started));
+    struct sw_active act;
+    sw_active_start(&act);
+    while (!atomic_load(&sw_keep.wait_returned)) {
+        if (sw_active_poll(&act) > 2000000000ull) {
+            atomic_fetch_add(&sw_keep.stuck, 1);
+            break;
+        }
+        SW_SPIN_PAUSE();
+    }
+    sw_keep.waited_ns = hive_port_now_ns() - before;
+    CHECK_EQ(hive_group_wait(&sw_keep.local), HIVE_OK);
+}
+
+static void sw_keep_entry(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_keep.h, &sw_keep.t, sw_keep_t), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_keep.g, &sw_keep.a, sw_keep_a), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_keep.g), HIVE_OK);
+    atomic_store(&sw_keep.wait_returned, true);
+    CHECK_EQ(hive_group_wait(&sw_keep.h), HIVE_OK);
+}
+
+HIVE_TEST(kept_hold_ends_for_a_waiter_elsewhere_while_its_spawner_spins)
+{
+    unsigned at_once = 0, rounds = 5;
+    uint64_t longest = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(&sw_keep, 0, sizeof sw_keep);
+        SW_RUN(2, sw_keep_entry, NULL);
+        CHECK_EQ(atomic_load(&sw_keep.stuck), 0);
+        CHECK_EQ(atomic_load(&sw_keep.late), 0);
+        at_once += atomic_load(&sw_keep.b_at_once);
+        if (sw_keep.waited_ns > longest)
+            longest = sw_keep.waited_ns;
+    }
+    CHECK_EQ(at_once, rounds);
+    printf("  %u of %u rounds ran B at once and spun after it; the wait elsewhere returned, "
+           "at most %.1f ms after B's spawn\n",
+           at_once, rounds, (double)longest / 1e6);
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)
