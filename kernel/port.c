@@ -291,6 +291,11 @@ void hive_port_backstop_fence(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* Checks run in each core's own timer interrupt, never held back: nothing
+ * to tell. */
+void hive_port_poll_begin(void) {}
+void hive_port_poll_end(void) {}
+
 /* A poke is a call from the core's own timer interrupt, which reaches it
  * whatever it runs: nothing to prepare. */
 void hive_port_poke_ready(void) {}

@@ -123,14 +123,16 @@
  *   - the heartbeat: a spawner that spins or runs long after its spawn,
  *     calling nothing of hive, would keep a waiter of the group on another
  *     core waiting with it - for good, if it spins until that waiter is
- *     done. So a keep sets the core's keep_held hint and arms the
- *     backstop, as a private push does, and the backstop's check, once a
- *     core is parked (a waiter that parks) or has asked this core for
- *     work (a deep waiter, which polls: victims.c), pokes the core, and
- *     the poke ends the keep (publish.c, hive_sched_poked). The
- *     decrement's wake, which the host's signal handler may not make, is
- *     left to the check (keep_wake). A waiter elsewhere so waits at most
- *     about two backstop periods after the keep's last task returned.
+ *     done. So a keep sets the core's keep_held hint (cleared as it ends)
+ *     and arms the backstop, as a private push does, and the backstop's
+ *     check, once a core is parked (a waiter that parks) or has asked this
+ *     core for it (a deep waiter, which polls: after HIVE_WAIT_SPIN_NS of
+ *     nothing it asks every core whose hint is set, and has the port run
+ *     checks as while a core sleeps - wait.c), pokes the core, and the
+ *     poke ends the keep (publish.c, hive_sched_poked). The decrement's
+ *     wake, which the host's signal handler may not make, is left to the
+ *     check (keep_wake). A waiter elsewhere so waits at most about two
+ *     backstop periods after it went to sleep or began to ask.
  * A keep ends through the same path as a hold's task (hold_task_done), so
  * a keep that ends the hold ends its count of g with a release RMW that
  * wakes g's sleepers, as a task's end would.
@@ -192,6 +194,10 @@ static unsigned long hold_task_done(struct hive_worker *w, unsigned hold)
 static unsigned long keep_off(struct hive_worker *w)
 {
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
+    /* The hint goes with it (a keep sets it again before it arms the check:
+     * at_once_done), so that a deep waiter asks only a core that keeps. */
+    if (atomic_load_explicit(&w->keep_held, memory_order_relaxed))
+        atomic_store_explicit(&w->keep_held, false, memory_order_relaxed);
     return hold_task_done(w, w->holds_used - 1);
 }
 
@@ -204,6 +210,10 @@ unsigned long hive_group_keep_poked(struct hive_worker *w)
 void hive_group_keep_end(struct hive_worker *w)
 {
     hive_private_enter(w);
+    /* An ask with nothing private here was a deep waiter's (wait.c), for
+     * this: answered. */
+    if (!hive_deque_private_len(&w->queues.forkjoin))
+        hive_work_asked_answered(w);
     /* Again under the mark: the interrupt may have ended it. */
     if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         hive_await_wake(keep_off(w));

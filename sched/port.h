@@ -111,8 +111,9 @@ _Noreturn void hive_port_panic_core(unsigned core, const char *msg);
  * pending a second call changes nothing. Only a core inside
  * hive_port_run_on_cores calls it, and no check is called once that returns
  * (a pending one is dropped). A port may hold a due check back while no core
- * is inside hive_port_wait and call it as soon as one enters: check acts only
- * when some core is parked, and a parked core sleeps only there (the host
+ * is inside hive_port_wait or polls (hive_port_poll_begin, below) and call it
+ * as soon as one enters: check acts only when some core is parked or has
+ * asked for work by polling, and a parked core sleeps only there (the host
  * port does, to spare its thread a wake-up per period while every core is
  * busy).
  *
@@ -126,6 +127,15 @@ _Noreturn void hive_port_panic_core(unsigned core, const char *msg);
  */
 void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core));
 void hive_port_backstop_fence(void);
+/*
+ * The calling core polls in a wait that never sleeps (a deep one:
+ * sched/wait.c) and has asked other cores for what only their checks free
+ * (group.c, "Kept holds"): from _begin to _end a port that holds due checks
+ * back while no core is inside hive_port_wait calls them as if one were.
+ * Nested calls are not made; each _begin has its _end on the same core.
+ */
+void hive_port_poll_begin(void);
+void hive_port_poll_end(void);
 /*
  * From a backstop check for `core` only: have `core` call fn() as an
  * interrupt of it - whatever it runs, at an instruction boundary - and

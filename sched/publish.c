@@ -69,11 +69,14 @@ void hive_notify_idle(struct hive_worker *w)
  *
  * While no core is parked nobody can have missed a push yet: look again a
  * period later, keeping the flag (so the core's pushes meanwhile cost no
- * call of the port). That look is one load of S, where the full check
- * below costs a membarrier on the host, an interrupt of every core thread;
- * while every core is busy the check is only that load, once a period.
+ * call of the port). That look is one load of S (and one of the core's
+ * work_asked, below), where the full check costs a membarrier on the host,
+ * an interrupt of every core thread; while every core is busy the check is
+ * only those loads, once a period.
  *
- * Once a core is parked, the full check: the flag is cleared, then
+ * Once a core is parked - or a deep waiter, which polls instead, has asked
+ * this core (for the end of a kept hold: wait.c, "The heartbeat" below) -
+ * the full check: the flag is cleared, then
  * hive_port_backstop_fence, a fence as if on `core` itself (it is, on the
  * boards). A push of that core's before the fence is seen by the loads
  * below; one after it sees the flag clear and arms the backstop again -
@@ -87,6 +90,7 @@ void hive_notify_idle(struct hive_worker *w)
  * next period's look: so a core sleeps beside such work for at most two
  * periods.
  */
+
 /* A wake the poke owed for a keep it ended (hive_sched_poked), done here.
  * acquire: pairs with the poke's release store: what the keep's tasks wrote
  * is the woken waiter's to see (the decrement's release, read by its
@@ -255,6 +259,18 @@ static void make_stealable(struct hive_worker *w, uint32_t have, uint32_t n)
  * private push's store of it before that push's look at backstop_armed -
  * the pairing that covers every own push (above): either the check sees the
  * hint, or the push sees the flag clear and arms the check again.
+ *
+ * The poke also ends a kept hold (group.c, "Kept holds"), whose count may
+ * be all that keeps a waiter of its group on another core waiting while
+ * the spawner runs on: the keep sets keep_held and arms the check as a
+ * private push does, with the same pairing. Such a waiter either parks
+ * (the check then sees a core parked) or, deep in its stack, polls and
+ * asks the keeping core (work_asked: wait.c) - so the check acts on an
+ * ask too, not only on a parked core. The keep's end may be its group's
+ * last count with a waiter asleep: that wake, which the host's handler
+ * cannot make, the poke leaves in keep_wake for the check to make after it
+ * (or for the next check, where the host's poke gave up waiting for its
+ * handler).
  */
 void hive_sched_poked(void)
 {
@@ -270,9 +286,10 @@ void hive_sched_poked(void)
     uint32_t have = hive_deque_private_len(&w->queues.forkjoin);
     /* No notify here: the caller (backstop_check) looks and notifies with
      * the fence, which the host's signal handler could not (the wake takes
-     * locks). Nor any other wake: a group's count reaches zero only at a
-     * task's end, and every count this takes off (a hold's, in
-     * hive_group_task_count) comes after the task's own count was added. */
+     * locks). Nor any other wake for the publish: a group's count reaches
+     * zero only at a task's end (or a keep's, below), and every count this
+     * takes off (a hold's, in hive_group_task_count) comes after the task's
+     * own count was added. */
     if (have)
         make_stealable(w, have, have);
     /* A kept hold ends (group.c, "Kept holds"): its count may be its
@@ -282,8 +299,13 @@ void hive_sched_poked(void)
      * every core is woken. release: pairs with keep_wake_owed. Then the
      * hint goes (the next keep sets it), and an ask is answered. */
     unsigned long owed = hive_group_keep_poked(w);
-    if (owed && atomic_fetch_or_explicit(&w->keep_wake, owed, memory_order_release))
-        atomic_fetch_or_explicit(&w->keep_wake, HIVE_AWAIT_OTHERS, memory_order_release);
+    if (owed) {
+        unsigned long was = atomic_load_explicit(&w->keep_wake, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(&w->keep_wake, &was,
+                                                      was ? was | owed | HIVE_AWAIT_OTHERS : owed,
+                                                      memory_order_release, memory_order_relaxed))
+            ;
+    }
     atomic_store_explicit(&w->keep_held, false, memory_order_relaxed);
     if (!hive_deque_private_len(&w->queues.forkjoin))
         hive_work_asked_answered(w);
@@ -295,6 +317,8 @@ void hive_private_serve(struct hive_worker *w)
     atomic_store_explicit(&w->private_asked, 0, memory_order_relaxed);
     hive_publish_private(w);
     hive_group_keep_drop(w);
+    if (!hive_deque_private_len(&w->queues.forkjoin))
+        hive_work_asked_answered(w);
 }
 
 /* All private entries (half: the older half, as Lace moves its split), then

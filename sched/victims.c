@@ -72,9 +72,7 @@ struct hive_task *hive_steal_round(struct hive_worker *w)
          * (all): hints; a lost ask waits for this core's park, which the
          * idle word does show. */
         struct hive_worker *victim = &hive_workers[v];
-        if (!w->searching &&
-            (atomic_load_explicit(&victim->private_held, memory_order_relaxed) ||
-             atomic_load_explicit(&victim->keep_held, memory_order_relaxed)) &&
+        if (!w->searching && atomic_load_explicit(&victim->private_held, memory_order_relaxed) &&
             !atomic_load_explicit(&victim->work_asked, memory_order_relaxed))
             atomic_store_explicit(&victim->work_asked, true, memory_order_relaxed);
     }

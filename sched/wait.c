@@ -181,6 +181,19 @@ void hive_await_wake(unsigned long was)
     }
 }
 
+/* A deep wait found nothing for a while: ask each other core that may keep
+ * a hold to end it (its backstop check sees the ask: publish.c). relaxed
+ * (all): hints, as victims.c's ask; the asker asks again each period. */
+static void ask_keepers(struct hive_worker *w)
+{
+    for (unsigned v = 0; v < hive_scheduler.workers; v++) {
+        struct hive_worker *keeper = &hive_workers[v];
+        if (v != w->id && atomic_load_explicit(&keeper->keep_held, memory_order_relaxed) &&
+            !atomic_load_explicit(&keeper->work_asked, memory_order_relaxed))
+            atomic_store_explicit(&keeper->work_asked, true, memory_order_relaxed);
+    }
+}
+
 void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                    struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx)
 {
@@ -206,6 +219,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
     if (w->watch)
         watch = hive_watch_suspend(w->id);
     bool may_park = !w->wait_deep;
+    bool polling = false; /* hive_port_poll_begin called (a deep wait) */
     uint64_t fruitless_since = 0; /* 0: the last look found work */
     while (hive_await_count(awaited) != 0) {
         struct hive_task *t = help(w, ctx);
@@ -217,6 +231,23 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
             continue;
         }
         if (!may_park) {
+            /* A deep wait polls. Fruitless for HIVE_WAIT_SPIN_NS, it asks
+             * every core that may keep a hold (group.c, "Kept holds"): what
+             * it waits for may be such a keep's count, held by a spawner
+             * that runs on without calling hive - which only that core's
+             * backstop check ends, once it sees a core parked or asked. So
+             * the port runs checks meanwhile as while a core sleeps. */
+            uint64_t now = hive_port_now_ns();
+            if (!fruitless_since) {
+                fruitless_since = now;
+            } else if (now - fruitless_since >= HIVE_WAIT_SPIN_NS) {
+                ask_keepers(w);
+                if (!polling) {
+                    hive_port_poll_begin();
+                    polling = true;
+                }
+                fruitless_since = now;
+            }
             hive_port_cpu_relax();
             continue;
         }
@@ -245,6 +276,8 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
     }
     if (w->searching)
         hive_stop_searching(w); /* our own continuation is the work we found */
+    if (polling)
+        hive_port_poll_end();
     if (w->watch)
         hive_watch_resume(w->id, watch);
     hive_latent_end_wait(w, latent_floor);

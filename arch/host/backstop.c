@@ -32,9 +32,10 @@
  * for it (12-24 ms measured here), which a first push's notify would
  * otherwise spend in the middle of a task.
  *
- * A due check waits while no core thread is inside hive_port_wait (sched/port.h
- * allows it): a check acts only on a parked core, and a core sleeps only
- * there. While every core is busy the check would only look at the idle
+ * A due check waits while no core thread is inside hive_port_wait or polls
+ * (hive_port_poll_begin: sched/port.h allows it): a check acts only on a
+ * parked core or on a polling core's ask, and a core sleeps only
+ * there (a polling core counts as one that sleeps, below). While every core is busy the check would only look at the idle
  * state and ask again, a wake-up of this thread per period and pushing core -
  * a context switch on a machine whose CPUs the workers fill (2% of UTS at 2
  * workers here). So a check that comes due then is held (`held_back`), and

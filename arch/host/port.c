@@ -163,6 +163,11 @@ void hive_port_poke_ready(void)
     caller_unblocked = true;
 }
 
+/* A polling core releases held-back checks as a sleeping one does
+ * (backstop.c). */
+void hive_port_poll_begin(void) { host_backstop_wait_begin(); }
+void hive_port_poll_end(void) { host_backstop_wait_end(); }
+
 bool hive_port_poke(unsigned core, void (*fn)(void))
 {
     struct host_core *c = &cores[core];

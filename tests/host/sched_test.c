@@ -213,14 +213,17 @@ HIVE_TEST(group_task_run_at_once_counts_for_a_waiter_elsewhere)
  * keep allows: the entry's wait parks, the backstop's check on core 1 sees
  * a core parked and pokes T's core, and the poke ends the keep and has the
  * check wake the entry. Without that T would spin for good; here it gives
- * up after 2 s of its running time and the case fails.
+ * up after 2 s of its running time and the case fails. Then the same with
+ * the entry's wait deep in its stack: it never parks, and ends the keep by
+ * asking core 1 for it, which its check sees (sched/wait.c).
  */
 static struct {
     struct hive_group g, h, local;
     struct hive_task t, a, b, quiet, queued[HIVE_GROUP_QUEUED_ENOUGH];
     atomic_bool b_started, wait_returned;
-    atomic_uint b_at_once, stuck, late;
+    atomic_uint b_at_once, stuck, late, a_deep;
     uint64_t waited_ns;
+    bool deep; /* the entry waits in the lower half of its stack */
 } sw_keep;
 
 static void sw_keep_b(struct hive_task *t)
@@ -232,6 +235,8 @@ static void sw_keep_b(struct hive_task *t)
 static void sw_keep_a(struct hive_task *t)
 {
     (void)t;
+    /* Run by the entry's wait (not stolen: core 1 runs T): deep or not. */
+    atomic_store(&sw_keep.a_deep, hive_tls_worker->wait_deep);
     struct sw_active act;
     sw_active_start(&act);
     while (!atomic_load(&sw_keep.b_started)) {
@@ -269,33 +274,53 @@ static void sw_keep_t(struct hive_task *t)
     CHECK_EQ(hive_group_wait(&sw_keep.local), HIVE_OK);
 }
 
+static void sw_keep_wait_g(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_keep.g, &sw_keep.a, sw_keep_a), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_keep.g), HIVE_OK);
+    atomic_store(&sw_keep.wait_returned, true);
+}
+
 static void sw_keep_entry(void *unused)
 {
     (void)unused;
     CHECK_EQ(hive_group_spawn(&sw_keep.h, &sw_keep.t, sw_keep_t), HIVE_OK);
-    CHECK_EQ(hive_group_spawn(&sw_keep.g, &sw_keep.a, sw_keep_a), HIVE_OK);
-    CHECK_EQ(hive_group_wait(&sw_keep.g), HIVE_OK);
-    atomic_store(&sw_keep.wait_returned, true);
+    if (sw_keep.deep)
+        (void)sw_descend(0, sw_keep_wait_g, NULL);
+    else
+        sw_keep_wait_g(NULL);
     CHECK_EQ(hive_group_wait(&sw_keep.h), HIVE_OK);
 }
 
-HIVE_TEST(kept_hold_ends_for_a_waiter_elsewhere_while_its_spawner_spins)
+/* The waiter parks (its wait is in the upper half of its stack), or, deep,
+ * polls - and asks the cores that keep a hold (sched/wait.c). */
+static void sw_keep_case(bool deep)
 {
-    unsigned at_once = 0, rounds = 5;
+    unsigned at_once = 0, deep_rounds = 0, rounds = 5;
     uint64_t longest = 0;
     for (unsigned r = 0; r < rounds; r++) {
         memset(&sw_keep, 0, sizeof sw_keep);
+        sw_keep.deep = deep;
         SW_RUN(2, sw_keep_entry, NULL);
         CHECK_EQ(atomic_load(&sw_keep.stuck), 0);
         CHECK_EQ(atomic_load(&sw_keep.late), 0);
         at_once += atomic_load(&sw_keep.b_at_once);
+        deep_rounds += atomic_load(&sw_keep.a_deep);
         if (sw_keep.waited_ns > longest)
             longest = sw_keep.waited_ns;
     }
     CHECK_EQ(at_once, rounds);
-    printf("  %u of %u rounds ran B at once and spun after it; the wait elsewhere returned, "
+    CHECK_EQ(deep_rounds, deep ? rounds : 0);
+    printf("  %s wait: %u of %u rounds ran B at once and spun after it; the wait elsewhere returned, "
            "at most %.1f ms after B's spawn\n",
-           at_once, rounds, (double)longest / 1e6);
+           deep ? "deep" : "shallow", at_once, rounds, (double)longest / 1e6);
+}
+
+HIVE_TEST(kept_hold_ends_for_a_waiter_elsewhere_while_its_spawner_spins)
+{
+    sw_keep_case(false);
+    sw_keep_case(true);
 }
 
 HIVE_TEST(group_with_two_waiters)
