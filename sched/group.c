@@ -110,8 +110,8 @@
  * joins it, with no RMW of the group. In a tree whose nodes' children run
  * at once one after another (UTS T1 at two workers, nearly every node) a
  * node's group then costs one RMW each way, not one each way per child:
- * with an RMW pair per child, T1's two-worker run took 0.484 s against
- * 0.466 s kept (its speedup over one worker 1.83 against 1.92,
+ * with an RMW pair per child, T1's two-worker run took 0.481 s against
+ * 0.465 s kept (its speedup over one worker 1.85 against 1.91,
  * interleaved). The keep holds the group's count while its spawner runs on
  * between spawns, so it must end before anything can wait on it, and
  * before anything long:

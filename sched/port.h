@@ -132,7 +132,8 @@ void hive_port_backstop_fence(void);
  * sched/wait.c) and has asked other cores for what only their checks free
  * (group.c, "Kept holds"): from _begin to _end a port that holds due checks
  * back while no core is inside hive_port_wait calls them as if one were.
- * Nested calls are not made; each _begin has its _end on the same core.
+ * Each _begin has its _end on the same core before that core calls
+ * _begin again (a wait that finds work ends its poll before running it).
  */
 void hive_port_poll_begin(void);
 void hive_port_poll_end(void);

@@ -71,12 +71,13 @@ void hive_notify_idle(struct hive_worker *w)
  * period later, keeping the flag (so the core's pushes meanwhile cost no
  * call of the port). That look is one load of S (and one of the core's
  * work_asked, below), where the full check costs a membarrier on the host,
- * an interrupt of every core thread; while every core is busy the check is
- * only those loads, once a period.
+ * an interrupt of every core thread; while every core is busy and nobody
+ * asks the check is only those loads, once a period.
  *
- * Once a core is parked - or a deep waiter, which polls instead, has asked
- * this core (for the end of a kept hold: wait.c, "The heartbeat" below) -
- * the full check: the flag is cleared, then
+ * Once a core is parked - or a waiter has asked this core for what it holds
+ * (work_asked: a waiter's steal round for private tasks, victims.c; a deep
+ * waiter, which polls and never parks, for the end of a kept hold, wait.c;
+ * "The heartbeat" below) - the full check: the flag is cleared, then
  * hive_port_backstop_fence, a fence as if on `core` itself (it is, on the
  * boards). A push of that core's before the fence is seen by the loads
  * below; one after it sees the flag clear and arms the backstop again -
@@ -109,9 +110,9 @@ static bool backstop_check(unsigned core)
      * held back) left its wake for this check. */
     keep_wake_owed(w);
     /* seq_cst, and what parks is an RMW of S: a core parked before this
-     * load is seen parked. Or a waiter that does not park (a deep one:
-     * wait.c) asked this core for what it holds (victims.c). relaxed: a
-     * hint, which the asker sets again at each look that found nothing. */
+     * load is seen parked. Or a waiter asked this core for what it holds
+     * (see above). relaxed: a hint, which the asker sets again while it
+     * still finds nothing (each steal round, or each HIVE_WAIT_SPIN_NS). */
     if (hive_idle_unparked(atomic_load(&idle->state)) >= hive_idle_workers(idle) &&
         !atomic_load_explicit(&w->work_asked, memory_order_relaxed))
         return true;
@@ -126,12 +127,17 @@ static bool backstop_check(unsigned core)
      * later; the look goes on all the same. */
     bool again = false;
     /* relaxed: a hint, ordered by the fence above (see "The heartbeat"). */
-    if ((atomic_load_explicit(&w->private_held, memory_order_relaxed) ||
-         atomic_load_explicit(&w->keep_held, memory_order_relaxed)) &&
-        !hive_port_poke(core, hive_sched_poked)) {
+    bool held = atomic_load_explicit(&w->private_held, memory_order_relaxed) ||
+                atomic_load_explicit(&w->keep_held, memory_order_relaxed);
+    if (held && !hive_port_poke(core, hive_sched_poked)) {
         atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
         again = true;
     }
+    /* An ask for what is no longer here (the core popped its last private
+     * task, or its keep ended, since): answered, or every check would take
+     * this full path for it. An asker that still wants asks again. */
+    if (!held)
+        hive_work_asked_answered(w);
     keep_wake_owed(w);
     if (!hive_ring_len(&w->queues.ring) && !hive_deque_len(&w->queues.forkjoin) &&
         hive_global_is_empty(&hive_scheduler.global))

@@ -208,8 +208,9 @@ struct hive_worker {
      * private_busy (relaxed, and read outside the mark as a hint: only the
      * interrupt clears it, and under the mark it is read again). */
     _Atomic unsigned char hold_keeping;
-    /* May keep a hold: set by a keep, cleared by the poke; read by the
-     * backstop's check as private_held is (publish.c, "The heartbeat"). */
+    /* May keep a hold: set by a keep, cleared as it ends (or by the poke);
+     * read by the backstop's check as private_held is, and by deep waiters
+     * to know whom to ask (publish.c, "The heartbeat"; wait.c). */
     atomic_bool keep_held;
     /* A wake the poke owed for a keep it ended - the count's word as the
      * decrement left it, 0 for none - done by the backstop's check after
@@ -223,10 +224,12 @@ struct hive_worker {
     /* The ring and the fork-join deque: owner push/pop, thieves steal. */
     struct hive_core_queues queues;
     /* A core that steals without counting as a searcher (a waiter: wait.c)
-     * found nothing here while this core may hold private group tasks: it
-     * wants them, which the idle word does not say. Set by that thief,
-     * cleared by this core when it publishes. A line of its own: a thief
-     * writes it. */
+     * found nothing here while this core may hold private group tasks, or
+     * a deep waiter found nothing for a while while this core may keep a
+     * hold (group.c, "Kept holds"): it wants them, which the idle word does
+     * not say. Set by that waiter, cleared by this core when it publishes
+     * or its keep ends, or by a check that finds nothing held here. A line
+     * of its own: a waiter writes it. */
     _Alignas(HIVE_CACHE_LINE) atomic_bool work_asked;
 };
 
@@ -406,8 +409,9 @@ static inline void hive_group_keep_drop(struct hive_worker *w)
         hive_group_keep_end(w);
 }
 
-/* A waiter's ask for private tasks (hive_private_wanted) is answered: they
- * were published, or this core queued in public. */
+/* A waiter's ask (hive_private_wanted) is answered: private tasks were
+ * published, this core queued in public, its keep ended (group.c, "Kept
+ * holds"), or a check found nothing held here to ask for. */
 static inline void hive_work_asked_answered(struct hive_worker *w)
 {
     /* relaxed (both): a hint; the thief that sets it pairs with nothing. */

@@ -226,6 +226,12 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
         if (t) {
             if (w->searching)
                 hive_stop_searching(w);
+            if (polling) {
+                /* Busy again: the port may hold checks back again (a
+                 * wait inside t polls on its own account). */
+                hive_port_poll_end();
+                polling = false;
+            }
             hive_run_task(w, t);
             fruitless_since = 0;
             continue;

@@ -34,12 +34,12 @@
  *
  * A due check waits while no core thread is inside hive_port_wait or polls
  * (hive_port_poll_begin: sched/port.h allows it): a check acts only on a
- * parked core or on a polling core's ask, and a core sleeps only
- * there (a polling core counts as one that sleeps, below). While every core is busy the check would only look at the idle
+ * parked core or on a waiter's ask - a waiter that can sleep sleeps only
+ * there, and one that cannot polls (it counts as one that sleeps, below). While every core is busy the check would only look at the idle
  * state and ask again, a wake-up of this thread per period and pushing core -
  * a context switch on a machine whose CPUs the workers fill (2% of UTS at 2
  * workers here). So a check that comes due then is held (`held_back`), and
- * the first core to enter hive_port_wait (host_backstop_wait_begin) signals
+ * the first core to enter hive_port_wait or to poll (host_backstop_wait_begin) signals
  * the thread, which runs it at once. The handshake is Dekker's: the thread
  * sets held_back then reads `waiters`, a core adds itself to `waiters` then
  * reads held_back, a seq_cst fence between each store and load; the thread

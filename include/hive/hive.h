@@ -350,8 +350,8 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * group task must not wait for anything its spawner does after spawning
  * it (as fa and fb of a join must not wait on each other). At two workers
  * and more, the count such a task held stays with its core for the group's
- * next task run so, until the spawner next waits or returns (or the core
- * runs a task of another group so): a waiter of the group on another core
+ * next task run so, until the spawner next waits or returns (or its core
+ * holds a task of another group): a waiter of the group on another core
  * may wait for the spawner's code between spawns too - where that runs on
  * without calling hive, until about two milliseconds after the waiter went
  * to sleep or, deep in its stack, began to poll (the spawning core's
