@@ -131,6 +131,36 @@ HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
  * before B has finished: counted in nothing, B would leave g at zero as
  * soon as A returned.
  */
+/* Make this core's next group spawn run its task at once while every core
+ * is busy (sched/group.c): a quiet stretch of group spawns, each waited
+ * for, then HIVE_GROUP_QUEUED_ENOUGH tasks left queued in `local`. */
+static void sw_make_busy_at_once(struct hive_group *local, struct hive_task *quiet,
+                                 struct hive_task *queued)
+{
+    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS; i++) {
+        CHECK_EQ(hive_group_spawn(local, quiet, sw_err_noop_task), HIVE_OK);
+        CHECK_EQ(hive_group_wait(local), HIVE_OK);
+    }
+    for (unsigned i = 0; i < HIVE_GROUP_QUEUED_ENOUGH; i++)
+        CHECK_EQ(hive_group_spawn(local, &queued[i], sw_err_noop_task), HIVE_OK);
+}
+
+/* Spin until *flag is set: false (and a count in *late) after 2 s of this
+ * core's running time. */
+static bool sw_spin_until(atomic_bool *flag, atomic_uint *late)
+{
+    struct sw_active act;
+    sw_active_start(&act);
+    while (!atomic_load(flag)) {
+        if (sw_active_poll(&act) > 2000000000ull) {
+            atomic_fetch_add(late, 1);
+            return false;
+        }
+        SW_SPIN_PAUSE();
+    }
+    return true;
+}
+
 static struct {
     struct hive_group g, h, local;
     struct hive_task t, a, b, quiet, queued[HIVE_GROUP_QUEUED_ENOUGH];
@@ -150,27 +180,13 @@ static void sw_elsewhere_b(struct hive_task *t)
 static void sw_elsewhere_a(struct hive_task *t)
 {
     (void)t;
-    struct sw_active act;
-    sw_active_start(&act);
-    while (!atomic_load(&sw_elsewhere.b_started)) {
-        if (sw_active_poll(&act) > 2000000000ull) {
-            atomic_fetch_add(&sw_elsewhere.late, 1);
-            return;
-        }
-        SW_SPIN_PAUSE();
-    }
+    (void)sw_spin_until(&sw_elsewhere.b_started, &sw_elsewhere.late);
 }
 
 static void sw_elsewhere_t(struct hive_task *t)
 {
     (void)t;
-    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS; i++) {
-        CHECK_EQ(hive_group_spawn(&sw_elsewhere.local, &sw_elsewhere.quiet, sw_err_noop_task), HIVE_OK);
-        CHECK_EQ(hive_group_wait(&sw_elsewhere.local), HIVE_OK);
-    }
-    for (unsigned i = 0; i < HIVE_GROUP_QUEUED_ENOUGH; i++)
-        CHECK_EQ(hive_group_spawn(&sw_elsewhere.local, &sw_elsewhere.queued[i], sw_err_noop_task),
-                 HIVE_OK);
+    sw_make_busy_at_once(&sw_elsewhere.local, &sw_elsewhere.quiet, sw_elsewhere.queued);
     CHECK_EQ(hive_group_spawn(&sw_elsewhere.g, &sw_elsewhere.b, sw_elsewhere_b), HIVE_OK);
     atomic_store(&sw_elsewhere.b_at_once, atomic_load(&sw_elsewhere.b_done));
     CHECK_EQ(hive_group_wait(&sw_elsewhere.local), HIVE_OK);
@@ -237,39 +253,18 @@ static void sw_keep_a(struct hive_task *t)
     (void)t;
     /* Run by the entry's wait (not stolen: core 1 runs T): deep or not. */
     atomic_store(&sw_keep.a_deep, hive_tls_worker->wait_deep);
-    struct sw_active act;
-    sw_active_start(&act);
-    while (!atomic_load(&sw_keep.b_started)) {
-        if (sw_active_poll(&act) > 2000000000ull) {
-            atomic_fetch_add(&sw_keep.late, 1);
-            return;
-        }
-        SW_SPIN_PAUSE();
-    }
+    (void)sw_spin_until(&sw_keep.b_started, &sw_keep.late);
 }
 
 static void sw_keep_t(struct hive_task *t)
 {
     (void)t;
-    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS; i++) {
-        CHECK_EQ(hive_group_spawn(&sw_keep.local, &sw_keep.quiet, sw_err_noop_task), HIVE_OK);
-        CHECK_EQ(hive_group_wait(&sw_keep.local), HIVE_OK);
-    }
-    for (unsigned i = 0; i < HIVE_GROUP_QUEUED_ENOUGH; i++)
-        CHECK_EQ(hive_group_spawn(&sw_keep.local, &sw_keep.queued[i], sw_err_noop_task), HIVE_OK);
+    sw_make_busy_at_once(&sw_keep.local, &sw_keep.quiet, sw_keep.queued);
     uint64_t before = hive_port_now_ns();
     CHECK_EQ(hive_group_spawn(&sw_keep.g, &sw_keep.b, sw_keep_b), HIVE_OK);
     /* B ran inside the spawn: it started before the spawn returned. */
     atomic_store(&sw_keep.b_at_once, atomic_load(&sw_keep.b_started));
-    struct sw_active act;
-    sw_active_start(&act);
-    while (!atomic_load(&sw_keep.wait_returned)) {
-        if (sw_active_poll(&act) > 2000000000ull) {
-            atomic_fetch_add(&sw_keep.stuck, 1);
-            break;
-        }
-        SW_SPIN_PAUSE();
-    }
+    (void)sw_spin_until(&sw_keep.wait_returned, &sw_keep.stuck);
     sw_keep.waited_ns = hive_port_now_ns() - before;
     CHECK_EQ(hive_group_wait(&sw_keep.local), HIVE_OK);
 }
