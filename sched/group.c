@@ -123,8 +123,8 @@
  *   - the heartbeat: a spawner that spins or runs long after its spawn,
  *     calling nothing of hive, would keep a waiter of the group on another
  *     core waiting with it - for good, if it spins until that waiter is
- *     done. So a keep sets the core's keep_held hint (cleared as it ends)
- *     and arms the backstop, as a private push does, and the backstop's
+ *     done. So a keep (hold_keeping, which other cores read as a hint)
+ *     arms the backstop, as a private push does, and the backstop's
  *     check, once a core is parked (a waiter that parks) or has asked this
  *     core for it (a deep waiter, which polls: after HIVE_WAIT_SPIN_NS of
  *     nothing it asks every core whose hint is set, and has the port run
@@ -189,15 +189,12 @@ static unsigned long hold_task_done(struct hive_worker *w, unsigned hold)
 }
 
 /* The top hold's keep ends (see "Kept holds"): what hold_task_done owes.
- * Under the mark, or from the interrupt outside one. relaxed (both):
- * this core's own flag, as private_busy. */
+ * Under the mark, or from the interrupt outside one. relaxed: this core's
+ * own flag, as private_busy; what other cores read of it is a hint (the
+ * check's look pairs through its fence: at_once_done). */
 static unsigned long keep_off(struct hive_worker *w)
 {
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
-    /* The hint goes with it (a keep sets it again before it arms the check:
-     * at_once_done), so that a deep waiter asks only a core that keeps. */
-    if (atomic_load_explicit(&w->keep_held, memory_order_relaxed))
-        atomic_store_explicit(&w->keep_held, false, memory_order_relaxed);
     return hold_task_done(w, w->holds_used - 1);
 }
 
@@ -210,11 +207,9 @@ unsigned long hive_group_keep_poked(struct hive_worker *w)
 void hive_group_keep_end(struct hive_worker *w)
 {
     hive_private_enter(w);
-    /* An ask with nothing private here was a deep waiter's (wait.c), for
-     * this: answered. */
-    if (!hive_deque_private_len(&w->queues.forkjoin))
-        hive_work_asked_answered(w);
-    /* Again under the mark: the interrupt may have ended it. */
+    /* Again under the mark: the interrupt may have ended it. relaxed: as
+     * keep_off. (A deep waiter's ask for it is answered by the next check,
+     * which finds nothing held: publish.c.) */
     if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         hive_await_wake(keep_off(w));
     hive_private_leave(w);
@@ -225,18 +220,15 @@ void hive_group_keep_end(struct hive_worker *w)
  * another group ends first: nothing is pushed above a keep. */
 static int hold_for(struct hive_worker *w, struct hive_group *g)
 {
+    /* relaxed: as keep_off (under the mark here). A keep is the top hold:
+     * joined below if it holds g, else ended first. */
+    if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed) &&
+        w->holds[w->holds_used - 1].group != g)
+        hive_await_wake(keep_off(w));
     unsigned used = w->holds_used;
     if (used && w->holds[used - 1].group == g) {
         w->holds[used - 1].tasks++;
         return (int)(used - 1);
-    }
-    if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed)) {
-        hive_await_wake(keep_off(w));
-        used = w->holds_used;
-        if (used && w->holds[used - 1].group == g) {
-            w->holds[used - 1].tasks++;
-            return (int)(used - 1);
-        }
     }
     if (used == HIVE_GROUP_HOLDS)
         return -1;
@@ -294,13 +286,12 @@ void hive_group_hold_done(struct hive_worker *w, unsigned hold)
  * mark. */
 static void at_once_done(struct hive_worker *w, unsigned hold)
 {
-    /* relaxed (both): this core's own flags; keep_held is read by the
-     * backstop's check as private_held is, and the arming below pairs with
-     * it in the same way (publish.c, "The heartbeat"). */
+    /* relaxed (both): this core's own flag, which the backstop's check
+     * also reads as it reads private_held: the store before the arming's
+     * load of backstop_armed pairs with the check's clear of that flag and
+     * its fence before its look (publish.c, "The heartbeat"). */
     if (hold + 1 == w->holds_used && !atomic_load_explicit(&w->hold_keeping, memory_order_relaxed)) {
         atomic_store_explicit(&w->hold_keeping, 1, memory_order_relaxed);
-        if (!atomic_load_explicit(&w->keep_held, memory_order_relaxed))
-            atomic_store_explicit(&w->keep_held, true, memory_order_relaxed);
         hive_backstop_arm(w);
         return;
     }

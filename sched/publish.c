@@ -98,6 +98,7 @@ void hive_notify_idle(struct hive_worker *w)
  * acquire load, says so too; this only carries the word). */
 static void keep_wake_owed(struct hive_worker *w)
 {
+    /* relaxed: a look first, so that a check with none owed writes nothing. */
     if (atomic_load_explicit(&w->keep_wake, memory_order_relaxed))
         hive_await_wake(atomic_exchange_explicit(&w->keep_wake, 0, memory_order_acquire));
 }
@@ -128,7 +129,7 @@ static bool backstop_check(unsigned core)
     bool again = false;
     /* relaxed: a hint, ordered by the fence above (see "The heartbeat"). */
     bool held = atomic_load_explicit(&w->private_held, memory_order_relaxed) ||
-                atomic_load_explicit(&w->keep_held, memory_order_relaxed);
+                atomic_load_explicit(&w->hold_keeping, memory_order_relaxed);
     if (held && !hive_port_poke(core, hive_sched_poked)) {
         atomic_store_explicit(&w->backstop_armed, true, memory_order_relaxed);
         again = true;
@@ -268,7 +269,7 @@ static void make_stealable(struct hive_worker *w, uint32_t have, uint32_t n)
  *
  * The poke also ends a kept hold (group.c, "Kept holds"), whose count may
  * be all that keeps a waiter of its group on another core waiting while
- * the spawner runs on: the keep sets keep_held and arms the check as a
+ * the spawner runs on: the keep sets hold_keeping and arms the check as a
  * private push does, with the same pairing. Such a waiter either parks
  * (the check then sees a core parked) or, deep in its stack, polls and
  * asks the keeping core (work_asked: wait.c) - so the check acts on an
@@ -302,8 +303,8 @@ void hive_sched_poked(void)
      * group's last, with a waiter asleep - the check wakes it. A wake
      * still owed from an earlier poke (whose check gave up waiting) is not
      * lost: two words or'ed name the wrong core, so OTHERS joins them -
-     * every core is woken. release: pairs with keep_wake_owed. Then the
-     * hint goes (the next keep sets it), and an ask is answered. */
+     * every core is woken. release: pairs with keep_wake_owed (relaxed on
+     * failure: the loop only retries). Then an ask is answered. */
     unsigned long owed = hive_group_keep_poked(w);
     if (owed) {
         unsigned long was = atomic_load_explicit(&w->keep_wake, memory_order_relaxed);
@@ -312,7 +313,6 @@ void hive_sched_poked(void)
                                                       memory_order_release, memory_order_relaxed))
             ;
     }
-    atomic_store_explicit(&w->keep_held, false, memory_order_relaxed);
     if (!hive_deque_private_len(&w->queues.forkjoin))
         hive_work_asked_answered(w);
 }

@@ -204,14 +204,12 @@ struct hive_worker {
     atomic_bool private_held;
     /* The top hold is kept (group.c, "Kept holds"): open with no task of
      * its own left, its count of the group held for the next task run at
-     * once into it. Atomic only for the interrupt of this core, as
-     * private_busy (relaxed, and read outside the mark as a hint: only the
-     * interrupt clears it, and under the mark it is read again). */
+     * once into it. Written by this core and its interrupt only (relaxed,
+     * as private_busy; read outside the mark as a hint - only the
+     * interrupt clears it, and under the mark it is read again). Read as
+     * a hint by the backstop's check, as private_held is, and by deep
+     * waiters to know whom to ask (publish.c, "The heartbeat"; wait.c). */
     _Atomic unsigned char hold_keeping;
-    /* May keep a hold: set by a keep, cleared as it ends (or by the poke);
-     * read by the backstop's check as private_held is, and by deep waiters
-     * to know whom to ask (publish.c, "The heartbeat"; wait.c). */
-    atomic_bool keep_held;
     /* A wake the poke owed for a keep it ended - the count's word as the
      * decrement left it, 0 for none - done by the backstop's check after
      * the poke (the host's signal handler may not wake: publish.c). */

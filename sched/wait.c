@@ -188,7 +188,7 @@ static void ask_keepers(struct hive_worker *w)
 {
     for (unsigned v = 0; v < hive_scheduler.workers; v++) {
         struct hive_worker *keeper = &hive_workers[v];
-        if (v != w->id && atomic_load_explicit(&keeper->keep_held, memory_order_relaxed) &&
+        if (v != w->id && atomic_load_explicit(&keeper->hold_keeping, memory_order_relaxed) &&
             !atomic_load_explicit(&keeper->work_asked, memory_order_relaxed))
             atomic_store_explicit(&keeper->work_asked, true, memory_order_relaxed);
     }

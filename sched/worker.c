@@ -59,14 +59,13 @@ void hive_worker_main(void *unused)
     char here;
     w->deep_below = (uintptr_t)&here - hive_port_stack_room() / 2;
     /* The last run's holds were of its groups (a run that ended with private
-     * tasks dropped them: run.c), and so were its hint (publish.c) and a
-     * waiter's ask (victims.c). relaxed (both): the backstop's checks of this
-     * run begin after these stores (the port starts none before a push of
-     * this core's arms one); an ask is a hint whose loss waits for the
-     * asker's park (victims.c). */
+     * tasks dropped them: run.c), and so were its hint (publish.c), a
+     * waiter's ask (victims.c), its keep and a wake owed for one. relaxed
+     * (all): the backstop's checks of this run begin after these stores
+     * (the port starts none before a push of this core's arms one); an ask
+     * is a hint whose loss waits for the asker's park (victims.c). */
     w->holds_used = 0;
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
-    atomic_store_explicit(&w->keep_held, false, memory_order_relaxed);
     atomic_store_explicit(&w->keep_wake, 0, memory_order_relaxed);
     /* As if a core wanted work as the run began (the idle word says none
      * does until the other workers start): no spawn runs at once while
