@@ -104,22 +104,29 @@
  * loop, its return would have left the child to the loop, but its spawner
  * runs on.
  *
- * Kept holds. A hold whose last task was run at once and returned is not
- * ended: the task's count becomes the hold's keep (hive_worker.hold_keeping,
- * for the top hold only), and the next task of the group run at once here
- * joins it, with no RMW of the group. In a tree whose nodes' children run
- * at once one after another (UTS T1 at two workers, nearly every node) a
- * node's group then costs one RMW each way, not one each way per child:
- * with an RMW pair per child, T1's two-worker run took 0.481 s against
- * 0.465 s kept (its speedup over one worker 1.85 against 1.91,
- * interleaved). The keep holds the group's count while its spawner runs on
- * between spawns, so it must end before anything can wait on it, and
- * before anything long:
+ * Kept holds. When the last task of a hold was run at once and returns,
+ * or a task run at once past a full deque returns (below), its count of
+ * the group is not given back: it stays as the core's keep (one at most:
+ * hive_worker.hold_keeping and kept_group; the hold itself ends), and the
+ * next task of that group run at once or held here takes it over, with no
+ * RMW of the group. In a tree whose nodes' children run at once one after
+ * another a node's group then costs one RMW each way, not one each way per
+ * child: UTS T1 at two workers, nearly every node run so while every core
+ * is busy, took 0.481 s with an RMW pair per child against 0.465 s kept
+ * (its speedup over one worker 1.85 against 1.91, interleaved); UTS T3 at
+ * two workers runs most of its nodes past a full deque, in chains up to
+ * 1,572 levels deep - far deeper than the holds, a stack of
+ * HIVE_GROUP_HOLDS - and there the keep, which needs no hold, took its
+ * two-worker run from 0.425 s to 0.410 (medians of ten interleaved pairs;
+ * its speedup 1.80 against 1.87), most of the cost of an RMW pair per node
+ * (run uncounted, as an experiment, 0.40-0.42). The keep holds the
+ * group's count while its spawner runs on between spawns, so it must end
+ * before anything can wait on it, and before anything long:
  *   - any wait (hive_wait_for; the spawner's own wait for the group would
  *     otherwise wait for its own keep), and the end of a task (run_task.c,
  *     hive_run_at_once): a task that spawned and returned holds nothing;
- *   - a hold pushed above it (hold_for): nothing is pushed above a keep,
- *     so a keep is always the top hold and ends as the stack unwinds;
+ *   - a task of another group run at once or held here (keep_of): so a
+ *     keep is always of the group this core last spawned into so;
  *   - the heartbeat: a spawner that spins or runs long after its spawn,
  *     calling nothing of hive, would keep a waiter of the group on another
  *     core waiting with it - for good, if it spins until that waiter is
@@ -133,9 +140,10 @@
  *     wake, which the host's signal handler may not make, is left to the
  *     check (keep_wake). A waiter elsewhere so waits at most about two
  *     backstop periods after it went to sleep or began to ask.
- * A keep ends through the same path as a hold's task (hold_task_done), so
- * a keep that ends the hold ends its count of g with a release RMW that
- * wakes g's sleepers, as a task's end would.
+ * A keep ends with a release RMW of g's count that wakes g's sleepers, as
+ * a task's end would (keep_off). The keep is the core's own, as its holds
+ * are: taken, begun and ended under the private mark, or by the interrupt
+ * outside one.
  *
  * Group tasks are not counted in hive_scheduler.outstanding (neither are join
  * halves): a group is waited for by a task of the same run, which is counted
@@ -188,14 +196,56 @@ static unsigned long hold_task_done(struct hive_worker *w, unsigned hold)
     return hive_await_done_unwoken(&g->pending);
 }
 
-/* The top hold's keep ends (see "Kept holds"): what hold_task_done owes.
- * Under the mark, or from the interrupt outside one. relaxed: this core's
- * own flag, as private_busy; what other cores read of it is a hint (the
- * check's look pairs through its fence: at_once_done). */
+/* The keep ends (see "Kept holds"): its count of the group goes, and what
+ * that decrement owes is returned (hive_await_done_unwoken: the caller
+ * wakes). Under the mark, or from the interrupt outside one. relaxed: this
+ * core's own flag, as private_busy; what other cores read of it is a hint
+ * (the check's look pairs through its fence: keep_begin). */
 static unsigned long keep_off(struct hive_worker *w)
 {
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
-    return hold_task_done(w, w->holds_used - 1);
+    struct hive_group *g = w->kept_group;
+    w->kept_group = NULL;
+    /* The last access to g: a release RMW, as a task's end. */
+    return hive_await_done_unwoken(&g->pending);
+}
+
+/* A count of g that this core has just finished with (a task of g run at
+ * once returned) stays as the keep, if none is kept: true if it did.
+ * Under the mark. relaxed (both): this core's own flag, which the
+ * backstop's check also reads as it reads private_held: the store before
+ * the arming's load of backstop_armed pairs with the check's clear of that
+ * flag and its fence before its look (publish.c, "The heartbeat"). */
+static bool keep_begin(struct hive_worker *w, struct hive_group *g)
+{
+    if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
+        return false;
+    w->kept_group = g;
+    atomic_store_explicit(&w->hold_keeping, 1, memory_order_relaxed);
+    hive_backstop_arm(w);
+    return true;
+}
+
+/* A task of g is about to run at once or be held here: a keep of another
+ * group ends (so a keep is only ever of the group this core spawns into
+ * last); true if g's count is kept here. Under the mark. relaxed: as
+ * keep_off. */
+static bool keep_of(struct hive_worker *w, struct hive_group *g)
+{
+    if (!atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
+        return false;
+    if (w->kept_group == g)
+        return true;
+    hive_await_wake(keep_off(w));
+    return false;
+}
+
+/* The keep's count becomes a task's, or a hold's: no RMW. Under the mark,
+ * after keep_of found g's count kept. relaxed: as keep_off. */
+static void keep_take(struct hive_worker *w)
+{
+    atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
+    w->kept_group = NULL;
 }
 
 unsigned long hive_group_keep_poked(struct hive_worker *w)
@@ -216,15 +266,11 @@ void hive_group_keep_end(struct hive_worker *w)
 }
 
 /* The hold a private task of g joins: the top one if it holds g, else a new
- * one (which takes a count of g); -1 if none is left. A kept hold of
- * another group ends first: nothing is pushed above a keep. */
+ * one, whose count of g is the keep's if it keeps g, else a new one; -1 if
+ * none is left. Under the mark. */
 static int hold_for(struct hive_worker *w, struct hive_group *g)
 {
-    /* relaxed: as keep_off (under the mark here). A keep is the top hold:
-     * joined below if it holds g, else ended first. */
-    if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed) &&
-        w->holds[w->holds_used - 1].group != g)
-        hive_await_wake(keep_off(w));
+    bool kept = keep_of(w, g);
     unsigned used = w->holds_used;
     if (used && w->holds[used - 1].group == g) {
         w->holds[used - 1].tasks++;
@@ -234,7 +280,10 @@ static int hold_for(struct hive_worker *w, struct hive_group *g)
         return -1;
     /* relaxed: as a queued task's count (group_push): it has to be there
      * before the hold's tasks can finish, and they run on this core. */
-    atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+    if (kept)
+        keep_take(w);
+    else
+        atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
     w->holds[used] = (struct hive_group_hold){.group = g, .tasks = 1};
     w->holds_used = used + 1;
     return (int)used;
@@ -279,20 +328,21 @@ void hive_group_hold_done(struct hive_worker *w, unsigned hold)
     hive_await_wake(hold_task_done(w, hold));
 }
 
-/* A task run at once through hold (the top, as hold_at_once left it unless
- * a keep of its own above it ended since) returned: if the hold has no
- * keep, the task's count becomes one, so its next task run at once costs
- * no RMW of the group (see "Kept holds"); else the task is done. Under the
- * mark. */
+/* A task run at once through hold (the top, as hold_at_once left it,
+ * unless a wait inside the task left holds above it) returned: if it was
+ * the hold's last task, the hold ends and its count of the group becomes
+ * the keep, so the group's next task run at once or held here costs no RMW
+ * of it (see "Kept holds"); else the task is done. Under the mark. (The
+ * task's end gave back any keep of its own: none is kept here now.) */
 static void at_once_done(struct hive_worker *w, unsigned hold)
 {
-    /* relaxed (both): this core's own flag, which the backstop's check
-     * also reads as it reads private_held: the store before the arming's
-     * load of backstop_armed pairs with the check's clear of that flag and
-     * its fence before its look (publish.c, "The heartbeat"). */
-    if (hold + 1 == w->holds_used && !atomic_load_explicit(&w->hold_keeping, memory_order_relaxed)) {
-        atomic_store_explicit(&w->hold_keeping, 1, memory_order_relaxed);
-        hive_backstop_arm(w);
+    struct hive_group_hold *h = &w->holds[hold];
+    if (h->tasks == 1 && hold + 1 == w->holds_used && keep_begin(w, h->group)) {
+        /* The hold's last task: its count is the keep's now, and the hold
+         * ends with no RMW. */
+        h->tasks = 0;
+        while (w->holds_used && w->holds[w->holds_used - 1].tasks == 0)
+            w->holds_used--;
         return;
     }
     hive_group_hold_done(w, hold);
@@ -425,9 +475,22 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
          * ran the task all the same: a group that spawns past the deque's
          * room (UTS T3's root, 2,000 children: most of its 4 million nodes
          * at 2 workers) runs all but the first 256 so. */
-        atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+        hive_private_enter(w);
+        if (keep_of(w, g))
+            keep_take(w);
+        else
+            atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+        hive_private_leave(w);
         hive_run_at_once_yielding(w, task, fn);
-        hive_group_task_done(g);
+        /* Its count stays as the keep ("Kept holds"), which the group's
+         * next task run at once here takes: a chain of such spawns too
+         * deep for the holds (UTS T3 at 2 workers: up to 1,572 levels,
+         * each spawning into its own group) pays one RMW each way per
+         * group, not per task. */
+        hive_private_enter(w);
+        if (!keep_begin(w, g))
+            hive_group_task_done(g);
+        hive_private_leave(w);
         return HIVE_OK;
     }
     /* At once while every core is busy (the top), the header untouched as

@@ -202,14 +202,17 @@ struct hive_worker {
      * is left; read by the backstop's check (on the host from another
      * thread), which pokes only a core that may hold some. */
     atomic_bool private_held;
-    /* The top hold is kept (group.c, "Kept holds"): open with no task of
-     * its own left, its count of the group held for the next task run at
-     * once into it. Written by this core and its interrupt only (relaxed,
+    /* This core keeps a count of kept_group with no task behind it
+     * (group.c, "Kept holds"), for the group's next task run at once or
+     * held here. Written by this core and its interrupt only (relaxed,
      * as private_busy; read outside the mark as a hint - only the
      * interrupt clears it, and under the mark it is read again). Read as
      * a hint by the backstop's check, as private_held is, and by deep
      * waiters to know whom to ask (publish.c, "The heartbeat"; wait.c). */
     _Atomic unsigned char hold_keeping;
+    /* The group whose count the keep holds, while hold_keeping is set.
+     * This core's (and its interrupt's, as hold_keeping) alone. */
+    struct hive_group *kept_group;
     /* A wake the poke owed for a keep it ended - the count's word as the
      * decrement left it, 0 for none - done by the backstop's check after
      * the poke (the host's signal handler may not wake: publish.c). */
@@ -393,8 +396,9 @@ static inline void hive_backstop_arm(struct hive_worker *w)
     if (!atomic_load_explicit(&w->backstop_armed, memory_order_relaxed))
         hive_backstop_arm_now(w);
 }
-/* A task ends, or a wait begins: a hold kept open on this core since the
- * last task it ran at once returned is given back (group.c, "Kept holds"). */
+/* A task ends, or a wait begins: a count of a group kept on this core
+ * since the last task it ran at once returned is given back (group.c,
+ * "Kept holds"). */
 void hive_group_keep_end(struct hive_worker *w);
 /* The same from the core's interrupt, outside the mark: returns the wake it
  * owes (hive_await_done_unwoken), which the interrupt must leave to another

@@ -351,11 +351,11 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * it (as fa and fb of a join must not wait on each other). At two workers
  * and more, the count such a task held stays with its core for the group's
  * next task run so, until the spawner next waits or returns (or its core
- * holds a task of another group): a waiter of the group on another core
- * may wait for the spawner's code between spawns too - where that runs on
- * without calling hive, until about two milliseconds after the waiter went
- * to sleep or, deep in its stack, began to poll (the spawning core's
- * backstop interrupt then ends it).
+ * holds, or runs at once, a task of another group): a waiter of the group
+ * on another core may wait for the spawner's code between spawns too -
+ * where that runs on without calling hive, until about two milliseconds
+ * after the waiter went to sleep or, deep in its stack, began to poll (the
+ * spawning core's backstop interrupt then ends it).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
  * returned may be spawned into again at once (another task still waiting
  * for it then waits for the new tasks too). Where several tasks wait for

@@ -231,15 +231,18 @@ HIVE_TEST(group_task_run_at_once_counts_for_a_waiter_elsewhere)
  * check wake the entry. Without that T would spin for good; here it gives
  * up after 2 s of its running time and the case fails. Then the same with
  * the entry's wait deep in its stack: it never parks, and ends the keep by
- * asking core 1 for it, which its check sees (sched/wait.c).
+ * asking core 1 for it, which its check sees (sched/wait.c). And both again
+ * with T's deque full of its own queued tasks instead, where B runs at once
+ * whatever the other cores do and its count is kept all the same.
  */
 static struct {
     struct hive_group g, h, local;
-    struct hive_task t, a, b, quiet, queued[HIVE_GROUP_QUEUED_ENOUGH];
+    struct hive_task t, a, b, quiet, queued[HIVE_GROUP_QUEUED_ENOUGH], fill[HIVE_DEQUE_CAP];
     atomic_bool b_started, wait_returned;
-    atomic_uint b_at_once, stuck, late, a_deep;
+    atomic_uint b_at_once, stuck, late, a_deep, full_seen;
     uint64_t waited_ns;
     bool deep; /* the entry waits in the lower half of its stack */
+    bool full; /* T fills its deque before B's spawn */
 } sw_keep;
 
 static void sw_keep_b(struct hive_task *t)
@@ -259,7 +262,13 @@ static void sw_keep_a(struct hive_task *t)
 static void sw_keep_t(struct hive_task *t)
 {
     (void)t;
-    sw_make_busy_at_once(&sw_keep.local, &sw_keep.quiet, sw_keep.queued);
+    if (sw_keep.full) {
+        for (unsigned i = 0; i < HIVE_DEQUE_CAP; i++)
+            CHECK_EQ(hive_group_spawn(&sw_keep.local, &sw_keep.fill[i], sw_err_noop_task), HIVE_OK);
+        atomic_store(&sw_keep.full_seen, hive_deque_full(&hive_tls_worker->queues.forkjoin));
+    } else {
+        sw_make_busy_at_once(&sw_keep.local, &sw_keep.quiet, sw_keep.queued);
+    }
     uint64_t before = hive_port_now_ns();
     CHECK_EQ(hive_group_spawn(&sw_keep.g, &sw_keep.b, sw_keep_b), HIVE_OK);
     /* B ran inside the spawn: it started before the spawn returned. */
@@ -289,33 +298,40 @@ static void sw_keep_entry(void *unused)
 }
 
 /* The waiter parks (its wait is in the upper half of its stack), or, deep,
- * polls - and asks the cores that keep a hold (sched/wait.c). */
-static void sw_keep_case(bool deep)
+ * polls - and asks the cores that keep a hold (sched/wait.c). B runs at
+ * once as every core is busy, or as T's deque is full. */
+static void sw_keep_case(bool deep, bool full)
 {
-    unsigned at_once = 0, deep_rounds = 0, rounds = 5;
+    unsigned at_once = 0, deep_rounds = 0, full_rounds = 0, rounds = 5;
     uint64_t longest = 0;
     for (unsigned r = 0; r < rounds; r++) {
         memset(&sw_keep, 0, sizeof sw_keep);
         sw_keep.deep = deep;
+        sw_keep.full = full;
         SW_RUN(2, sw_keep_entry, NULL);
         CHECK_EQ(atomic_load(&sw_keep.stuck), 0);
         CHECK_EQ(atomic_load(&sw_keep.late), 0);
         at_once += atomic_load(&sw_keep.b_at_once);
         deep_rounds += atomic_load(&sw_keep.a_deep);
+        full_rounds += atomic_load(&sw_keep.full_seen);
         if (sw_keep.waited_ns > longest)
             longest = sw_keep.waited_ns;
     }
     CHECK_EQ(at_once, rounds);
     CHECK_EQ(deep_rounds, deep ? rounds : 0);
-    printf("  %s wait: %u of %u rounds ran B at once and spun after it; the wait elsewhere returned, "
-           "at most %.1f ms after B's spawn\n",
-           deep ? "deep" : "shallow", at_once, rounds, (double)longest / 1e6);
+    CHECK_EQ(full_rounds, full ? rounds : 0);
+    printf("  %s wait, %s: %u of %u rounds ran B at once and spun after it; the wait elsewhere "
+           "returned, at most %.1f ms after B's spawn\n",
+           deep ? "deep" : "shallow", full ? "full deque" : "all busy", at_once, rounds,
+           (double)longest / 1e6);
 }
 
 HIVE_TEST(kept_hold_ends_for_a_waiter_elsewhere_while_its_spawner_spins)
 {
-    sw_keep_case(false);
-    sw_keep_case(true);
+    sw_keep_case(false, false);
+    sw_keep_case(true, false);
+    sw_keep_case(false, true);
+    sw_keep_case(true, true);
 }
 
 HIVE_TEST(group_with_two_waiters)
