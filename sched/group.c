@@ -6,8 +6,8 @@
  * the waiter pops its own group's tasks newest first and thieves take the
  * oldest. Where that deque is full the spawn runs the task at once, inline;
  * hive_group_spawn looks before it claims the header, so such a task costs
- * a call and the group's count up and down, not also a claim, a refused
- * push and a give-back.
+ * a call and at most the group's count up and down (mostly not even that:
+ * "Kept holds"), not also a claim, a refused push and a give-back.
  *
  * In a run of one worker a group spawn runs its task at once instead, on
  * the spawner's stack, as OpenMP's task may be run: no other core
@@ -97,8 +97,8 @@
  * spawner does after spawning it. The task joins this core's hold of g, so
  * a waiter of g on another core waits for it as for a queued task: no
  * count of its own while a task of g spawned before it here is still
- * queued or running, or while the hold is kept (below); otherwise it
- * opens a hold alone (one count of g). A hive_spawn inside it,
+ * queued or running; otherwise it opens a hold alone, whose count of g is
+ * the one this core keeps of g if it does (below), else a new one. A hive_spawn inside it,
  * which puts its child in this core's LIFO slot, has the child moved to
  * the ring when the task returns (hive_lifo_yield): run from the worker
  * loop, its return would have left the child to the loop, but its spawner
@@ -194,6 +194,20 @@ static unsigned long hold_task_done(struct hive_worker *w, unsigned hold)
         w->holds_used--;
     /* The last access to g: a release RMW. */
     return hive_await_done_unwoken(&g->pending);
+}
+
+/* This core is about to hold private tasks or keep a count, which the
+ * heartbeat's poke must be able to offer or end: the run's first such
+ * spawn here tells the port that the poke must reach it from now on
+ * (sched/port.h; on the host the thread that called hive_run may block
+ * SIGURG until then). Outside the private mark: a poke held back until now
+ * may be taken at once. */
+static inline void pokes_needed(struct hive_worker *w)
+{
+    if (!w->poke_ready) {
+        hive_port_poke_ready();
+        w->poke_ready = true;
+    }
 }
 
 /* The keep ends (see "Kept holds"): its count of the group goes, and what
@@ -370,13 +384,7 @@ static bool push_private(struct hive_worker *w, struct hive_group *g, struct hiv
         hive_work_asked_answered(w); /* queued public: what the asker wants */
         return false;
     }
-    if (!w->poke_ready) {
-        /* The run's first private push here: from now on the heartbeat's
-         * poke must reach this core (sched/port.h). Outside the private
-         * mark: a poke held back until now may be taken at once. */
-        hive_port_poke_ready();
-        w->poke_ready = true;
-    }
+    pokes_needed(w);
     hive_private_enter(w);
     int hold = hold_for(w, g);
     if (hold < 0) {
@@ -475,6 +483,15 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
          * ran the task all the same: a group that spawns past the deque's
          * room (UTS T3's root, 2,000 children: most of its 4 million nodes
          * at 2 workers) runs all but the first 256 so. */
+        if (d->solo) {
+            /* One worker, in the lower half of the stack: no keep, which
+             * only another core's waiter could need. */
+            atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+            hive_run_at_once_yielding(w, task, fn);
+            hive_group_task_done(g);
+            return HIVE_OK;
+        }
+        pokes_needed(w);
         hive_private_enter(w);
         if (keep_of(w, g))
             keep_take(w);
@@ -497,6 +514,7 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
      * above; its hold's count of g covers it while it runs. */
     if (!solo && busy_at_once(w, &here) &&
         atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
+        pokes_needed(w); /* its count may become the keep */
         int hold = hold_at_once(w, g);
         if (hold >= 0) {
             hive_run_at_once_yielding(w, task, fn);

@@ -76,7 +76,7 @@ void hive_notify_idle(struct hive_worker *w)
  *
  * Once a core is parked - or a waiter has asked this core for what it holds
  * (work_asked: a waiter's steal round for private tasks, victims.c; a deep
- * waiter, which polls and never parks, for the end of a kept hold, wait.c;
+ * waiter, which polls and never parks, for the end of a keep, wait.c;
  * "The heartbeat" below) - the full check: the flag is cleared, then
  * hive_port_backstop_fence, a fence as if on `core` itself (it is, on the
  * boards). A push of that core's before the fence is seen by the loads
@@ -267,7 +267,7 @@ static void make_stealable(struct hive_worker *w, uint32_t have, uint32_t n)
  * the pairing that covers every own push (above): either the check sees the
  * hint, or the push sees the flag clear and arms the check again.
  *
- * The poke also ends a kept hold (group.c, "Kept holds"), whose count may
+ * The poke also ends a keep (group.c, "Kept holds"), whose count may
  * be all that keeps a waiter of its group on another core waiting while
  * the spawner runs on: the keep sets hold_keeping and arms the check as a
  * private push does, with the same pairing. Such a waiter either parks
@@ -299,7 +299,7 @@ void hive_sched_poked(void)
      * own count was added. */
     if (have)
         make_stealable(w, have, have);
-    /* A kept hold ends (group.c, "Kept holds"): its count may be its
+    /* A keep ends (group.c, "Kept holds"): its count may be its
      * group's last, with a waiter asleep - the check wakes it. A wake
      * still owed from an earlier poke (whose check gave up waiting) is not
      * lost: two words or'ed name the wrong core, so OTHERS joins them -

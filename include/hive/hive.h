@@ -335,8 +335,9 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * to sleep for want of work. On the host port that interrupt is the signal
  * SIGURG, whose handler hive installs (replacing the program's) and which
  * it unblocks in the threads that run its cores (in the thread that called
- * hive_run from its first such spawn to the run's end): a task that holds
- * such tasks and sleeps (nanosleep, poll...) may be woken early, with EINTR.
+ * hive_run from its first such spawn, or its first group task run at once
+ * at two workers and more, to the run's end): a task that holds such
+ * tasks and sleeps (nanosleep, poll...) may be woken early, with EINTR.
  * The spawn runs the task at once instead, before it returns, as OpenMP's
  * task may be run, when the run has one worker (no other core could take
  * it), when at more workers no core wants work (nor did at any of the
@@ -351,10 +352,10 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * it (as fa and fb of a join must not wait on each other). At two workers
  * and more, the count such a task held stays with its core for the group's
  * next task run so, until the spawner next waits or returns (or its core
- * holds, or runs at once, a task of another group): a waiter of the group
- * on another core may wait for the spawner's code between spawns too -
- * where that runs on without calling hive, until about two milliseconds
- * after the waiter went to sleep or, deep in its stack, began to poll (the
+ * holds or runs a task of another group): a waiter of the group on
+ * another core may wait for the spawner's code between spawns too - where
+ * that runs on without calling hive, until about two milliseconds after
+ * the waiter went to sleep or, deep in its stack, began to poll (the
  * spawning core's backstop interrupt then ends it).
  * Initialise with hive_group_init or HIVE_GROUP_INIT; a group whose wait has
  * returned may be spawned into again at once (another task still waiting
