@@ -311,6 +311,13 @@ bool hive_port_poke(unsigned core, void (*fn)(void))
     return true;
 }
 
+/* The poke returned after its call: never pending. */
+bool hive_port_poke_pending(unsigned core)
+{
+    (void)core;
+    return false;
+}
+
 void hive_port_run_on_cores(unsigned ncores, void (*fn)(void *arg), void *arg)
 {
     /* Published to the other cores by hive_smp_call_all's release. One

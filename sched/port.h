@@ -146,6 +146,12 @@ void hive_port_poll_end(void);
  * period later).
  */
 bool hive_port_poke(unsigned core, void (*fn)(void));
+/* From a backstop check for `core` only: may a poke of it not have run yet -
+ * one given up, or on its way? Its fn may still end a keep and leave the
+ * wake it owes for a check (sched/publish.c), so the check looks again a
+ * period later while one may. False once every poke sent has run, its
+ * stores visible to the caller. Always false on the boards (a call). */
+bool hive_port_poke_pending(unsigned core);
 /* The calling core, in task context, is about to hold work that only a
  * poke reaches (group.c's private tasks): from now until its run ends,
  * hive_port_poke must reach it. Called before the first such work of each

@@ -139,6 +139,16 @@ static bool backstop_check(unsigned core)
      * this full path for it. An asker that still wants asks again. */
     if (!held)
         hive_work_asked_answered(w);
+    /* A poke not yet run (given up above or at an earlier check, or one
+     * whose handler is under way) may still end the keep and leave its
+     * wake in keep_wake: looked at again a period later until none may
+     * (the host's signal; model/keep.pml found that wake lost when the
+     * next check found the keep ended, by that handler, but its wake not
+     * yet stored, and asked for no check after). Before the look at
+     * keep_wake below: a poke that has run stored its wake before it was
+     * answered, so that look sees it. */
+    if (hive_port_poke_pending(core))
+        again = true;
     keep_wake_owed(w);
     if (!hive_ring_len(&w->queues.ring) && !hive_deque_len(&w->queues.forkjoin) &&
         hive_global_is_empty(&hive_scheduler.global))

@@ -48,10 +48,15 @@ struct host_core {
      * test only waits on; what the core did meanwhile (the scheduler's own
      * counts) is read after the run, which host_cores_wait orders. */
     _Atomic unsigned long timed_out;
-    /* The thread bound to this core last (hive_port_poke's target), and its
-     * answer to a poke (set by the signal handler). */
+    /* The thread bound to this core last (hive_port_poke's target); the
+     * pokes sent to it, and of those the ones answered: a handler stores
+     * the count of pokes sent that it saw as it began once it has run. A
+     * signal sent while one is pending or being handled is not queued
+     * twice, so a handler answers every poke sent before it began, and
+     * none after; and a poke answered by a handler begun before it was
+     * sent would be one whose wake (the handler's) is not yet made. */
     pthread_t thread;
-    _Atomic unsigned long pokes_done;
+    _Atomic unsigned long pokes_sent, pokes_answered;
 };
 
 static struct host_core cores[HIVE_HOST_MAX_CORES];
@@ -109,12 +114,17 @@ static void poke_handler(int sig)
     /* acquire: pairs with the poker's release store of the function. */
     void (*fn)(void) = atomic_load_explicit(&poke_fn, memory_order_acquire);
     if (id < HIVE_HOST_MAX_CORES && fn) {
+        /* acquire: pairs with the poker's release increment, as poke_fn's
+         * load does. */
+        unsigned long seen = atomic_load_explicit(&cores[id].pokes_sent, memory_order_acquire);
         in_poke = 1;
         fn();
         in_poke = 0;
-        /* release: pairs with the poker's acquire load: what the handler
-         * published is visible to it. */
-        atomic_fetch_add_explicit(&cores[id].pokes_done, 1, memory_order_release);
+        /* release: pairs with the poker's and hive_port_poke_pending's
+         * acquire loads: what the handler published is visible to them.
+         * Handlers of one thread never overlap (the signal is blocked in
+         * its own handler), so the answers only grow. */
+        atomic_store_explicit(&cores[id].pokes_answered, seen, memory_order_release);
     }
     errno = saved;
 }
@@ -168,24 +178,45 @@ void hive_port_poke_ready(void)
 void hive_port_poll_begin(void) { host_backstop_wait_begin(); }
 void hive_port_poll_end(void) { host_backstop_wait_end(); }
 
+/* Has the handler of poke number `mine` of core c run (answered wraps with
+ * sent, so compared as a difference)? acquire: pairs with the handler's
+ * release store. */
+static bool poke_answered(struct host_core *c, unsigned long mine)
+{
+    return (long)(atomic_load_explicit(&c->pokes_answered, memory_order_acquire) - mine) >= 0;
+}
+
 bool hive_port_poke(unsigned core, void (*fn)(void))
 {
     struct host_core *c = &cores[core];
     /* release: pairs with the handler's acquire load. */
     atomic_store_explicit(&poke_fn, fn, memory_order_release);
-    /* acquire: pairs with the handler's release increment. */
-    unsigned long before = atomic_load_explicit(&c->pokes_done, memory_order_acquire);
+    /* release: pairs with the handler's acquire load of the count. Only the
+     * backstop's thread pokes. */
+    unsigned long mine = atomic_fetch_add_explicit(&c->pokes_sent, 1, memory_order_release) + 1;
+    /* Fails only for a thread that is gone, which a core's is not during a
+     * run; the poke then stays pending, and the check looks again each
+     * period until the run ends. */
     if (pthread_kill(c->thread, HOST_POKE_SIGNAL) != 0)
         return false;
     /* The handler runs when the thread next runs: at most a few time
-     * slices on a loaded machine. */
+     * slices on a loaded machine. Its own handler: one that began before
+     * it was sent (say, of a poke given up) may have found the core under
+     * the private mark and done nothing yet. */
     uint64_t end = hive_port_now_ns() + 20000000u;
-    while (atomic_load_explicit(&c->pokes_done, memory_order_acquire) == before) {
+    while (!poke_answered(c, mine)) {
         if (hive_port_now_ns() >= end)
             return false;
         sched_yield();
     }
     return true;
+}
+
+bool hive_port_poke_pending(unsigned core)
+{
+    struct host_core *c = &cores[core];
+    /* relaxed: only the backstop's thread sends, and this is it. */
+    return !poke_answered(c, atomic_load_explicit(&c->pokes_sent, memory_order_relaxed));
 }
 
 void hive_host_set_core_count(unsigned n)
