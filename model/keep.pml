@@ -4,7 +4,7 @@
  * through a hold, or its path past a full deque) does not give its count of
  * the group back when it returns: the count stays as the core's keep
  * (hive_worker.hold_keeping and kept_group), and the group's next task run
- * at once or held there takes it over (keep_of, keep_take) with no RMW of
+ * at once or held there takes it over (keep_of, count_of) with no RMW of
  * the group. The keep holds the group's count while its spawner runs on, so
  * it ends at any wait and at the spawning task's end (hive_group_keep_drop),
  * before a task of another group is run at once or held there (keep_of),
@@ -28,12 +28,12 @@
  *   - Owner: core 0's task, the spawner. It runs NAT group tasks at once,
  *     one after another, as hive_group_spawn does while every core is busy:
  *     hold_at_once (hold_for under the private mark: keep_of, then a new
- *     hold whose count is the kept one, keep_take, or the group's RMW), fn
+ *     hold whose count is the kept one, count_of, or the group's RMW), fn
  *     (user code: nothing of hive), hive_run_at_once's keep_drop, then
  *     at_once_done under the mark (the hold's last task: the hold ends and
  *     its count becomes the keep, keep_begin, which arms the backstop).
  *     With -DKINDS a task may also take the full deque's path (keep_of and
- *     keep_take or the RMW under the mark, fn, then keep_begin or
+ *     count_of or the RMW under the mark, fn, then keep_begin or
  *     hive_group_task_done) or be hive_group_spawn_fn's (through the hold
  *     and hive_run_task, whose end is hive_group_hold_done: no keep).
  *     Between two tasks it goes on, or the keep ends: a wait or a task's
@@ -409,7 +409,7 @@ inline AT_ONCE(g) {
      d_step { tasks++; unfinished[g]++ }
   :: else ->
      if
-     :: keeping ->             /* keep_take: g's kept count, no RMW */
+     :: keeping ->             /* count_of: g's kept count, no RMW */
         d_step {
           keeping = 0; unfinished[g]++;
           if

@@ -254,12 +254,20 @@ static bool keep_of(struct hive_worker *w, struct hive_group *g)
     return false;
 }
 
-/* The keep's count becomes a task's, or a hold's: no RMW. Under the mark,
- * after keep_of found g's count kept. relaxed: as keep_off. */
-static void keep_take(struct hive_worker *w)
+/* A count of g for a task about to run at once here, or for a new hold of
+ * g: the keep's if keep_of found g's kept (no RMW), else a new one. Under
+ * the mark. relaxed (the flag): as keep_off; (the count) as a queued task's
+ * (group_push): it has to be there before the task can finish, which runs
+ * on this core or is published by a release, and every later RMW of the
+ * count orders after it. */
+static void count_of(struct hive_worker *w, struct hive_group *g, bool kept)
 {
-    atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
-    w->kept_group = NULL;
+    if (kept) {
+        atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
+        w->kept_group = NULL;
+    } else {
+        atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+    }
 }
 
 unsigned long hive_group_keep_poked(struct hive_worker *w)
@@ -292,12 +300,7 @@ static int hold_for(struct hive_worker *w, struct hive_group *g)
     }
     if (used == HIVE_GROUP_HOLDS)
         return -1;
-    /* relaxed: as a queued task's count (group_push): it has to be there
-     * before the hold's tasks can finish, and they run on this core. */
-    if (kept)
-        keep_take(w);
-    else
-        atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+    count_of(w, g, kept);
     w->holds[used] = (struct hive_group_hold){.group = g, .tasks = 1};
     w->holds_used = used + 1;
     return (int)used;
@@ -493,10 +496,7 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
         }
         pokes_needed(w);
         hive_private_enter(w);
-        if (keep_of(w, g))
-            keep_take(w);
-        else
-            atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+        count_of(w, g, keep_of(w, g));
         hive_private_leave(w);
         hive_run_at_once_yielding(w, task, fn);
         /* Its count stays as the keep ("Kept holds"), which the group's
