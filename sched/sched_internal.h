@@ -102,6 +102,10 @@ _Static_assert(HIVE_GROUP_HOLDS <= 255u, "a hold's index must fit a task's chunk
 /* ... and only this many of its spawns after one of them last saw a core
  * wanting work (group.c). */
 #define HIVE_GROUP_QUIET_SPAWNS 1024u
+/* Tasks queued on a core (as above) under which a group spawn there stops
+ * running its task at once for a full deque (group.c, "Full, then a
+ * quarter"): once full, the deque is left to drain to this. */
+#define HIVE_GROUP_STOCK_LOW (HIVE_DEQUE_CAP >= 4u ? HIVE_DEQUE_CAP / 4u : 1u)
 
 /* struct hive_join_frame, a join's second half on the joiner's stack, and
  * struct hive_latent_stack are in hive/join_inline.h: hive_join's inline
@@ -191,6 +195,10 @@ struct hive_worker {
      * once while every core is busy only HIVE_GROUP_QUIET_SPAWNS of them
      * later (group.c). Owner-only. */
     uint64_t group_spawns, wanted_seen_at;
+    /* A group spawn here found the deque full, and none since found it
+     * under HIVE_GROUP_STOCK_LOW (group.c, "Full, then a quarter").
+     * Owner-only. */
+    bool deque_stocked;
     struct hive_group_hold holds[HIVE_GROUP_HOLDS];
     /* Private operations under way on this core (a nesting count), and a
      * publish asked for by an interrupt that found one under way (publish.c,
