@@ -5,11 +5,11 @@
  * Group tasks go to the spawning core's fork-join deque (sched/deque.h), so
  * the waiter pops its own group's tasks newest first and thieves take the
  * oldest. Where that deque is full the spawn runs the task at once, inline
- * (and goes on doing so until the deque has drained to a quarter: "Full,
- * then a quarter"); hive_group_spawn looks before it claims the header, so
- * such a task costs
- * a call and at most the group's count up and down (mostly not even that:
- * "Kept holds"), not also a claim, a refused push and a give-back.
+ * (hive_group_spawn goes on doing so until the deque has drained to a
+ * quarter: "Full, then a quarter"); hive_group_spawn looks before it claims
+ * the header, so such a task costs a call and at most the group's count up
+ * and down (mostly not even that: "Kept holds"), not also a claim, a
+ * refused push and a give-back.
  *
  * In a run of one worker a group spawn runs its task at once instead, on
  * the spawner's stack, as OpenMP's task may be run: no other core
@@ -106,10 +106,16 @@
  * loop, its return would have left the child to the loop, but its spawner
  * runs on.
  *
- * Full, then a quarter. Once a spawn finds the deque full, group spawns
- * on that core run their tasks at once until one finds the deque holding
- * fewer than HIVE_GROUP_STOCK_LOW tasks (a quarter of it), not only while
- * it is full. Every task queued is either stolen or popped by its owner,
+ * Full, then a quarter. Once a hive_group_spawn finds the deque full, its
+ * core's hive_group_spawns run their tasks at once until one finds the
+ * deque holding fewer than HIVE_GROUP_STOCK_LOW tasks (a quarter of it),
+ * not only while it is full - at two workers and more, and above the
+ * middle of the stack (deque_stocked; below it only a full deque, where a
+ * push would be refused, runs a task at once, as before: a chain of tasks
+ * that each spawn the next must queue there, to keep to half the stack).
+ * hive_group_spawn_fn's spawns keep to the full deque: its header comes
+ * claimed from the pool, and is queued but where a push is refused.
+ * Every task queued is either stolen or popped by its owner,
  * and with the line at full itself, each pop made the room that the next
  * spawn filled: the owner's wait pops its node's queued child, which
  * spawns its own first child into the freed slot and the rest at once,
@@ -117,12 +123,14 @@
  * paying the claim, the group's count up and down, the push and the pop's
  * fence, queued only to be taken back by the core that queued it. UTS T3
  * at two workers queued 444,000 of its 4.1 million nodes so, for 9,000
- * steals. Drained to a quarter first, it queues 330,000 or so (a quarter
- * of the deque still left for thieves: 64 tasks), and its two-worker run
- * is about 1.5% faster (eight interleaved pairs on the Intel host, medians:
- * speedup 1.906 against 1.880); a line of 8 tasks starved the thief now
- * and then (runs 5-8% longer), 16 and 32 did no better than 64. Nothing
- * is queued longer for it: a task run at once leaves nothing behind.
+ * steals. Drained to a quarter first, it queues 200,000-330,000 (a
+ * quarter of the deque still left queued for thieves, 64 tasks - offered
+ * as private tasks are, where private), and its two-worker run is 1-3%
+ * faster (the Intel host, rounds of 8-12 pairs of a 1- and a 2-worker run
+ * interleaved with the code before: median speedups 1.88-1.91 against
+ * 1.84-1.88); a line of 8 tasks starved the thief now and then (runs 5-8%
+ * longer), 16 and 32 did no better than 64. Nothing is queued longer for
+ * it: a task run at once leaves nothing behind.
  *
  * Kept holds. When the last task of a hold was run at once and returns,
  * or a task run at once past a full deque returns (below), its count of
@@ -462,17 +470,21 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
     hive_run_task_at_once(w, t);
 }
 
-/* Does a group spawn here run its task at once for a full deque: from one
- * that finds the deque full until one finds it under HIVE_GROUP_STOCK_LOW
- * ("Full, then a quarter"). Both looks are hints, as hive_deque_full's. */
-static inline bool deque_stocked(struct hive_worker *w)
+/* Does a group spawn here run its task at once for a full deque: where the
+ * deque is full, and from then until a spawn finds it under
+ * HIVE_GROUP_STOCK_LOW ("Full, then a quarter") - but past full only where
+ * the stock is for thieves (not in a run of one worker) and above the
+ * middle of the stack: below it a push that is not refused must queue, so
+ * that a chain of tasks that each spawn the next keeps to half the stack
+ * (at_once). Both looks at the deque are hints, as hive_deque_full's. */
+static inline bool deque_stocked(struct hive_worker *w, const char *here)
 {
     struct hive_deque *d = &w->queues.forkjoin;
     if (hive_deque_full(d))
         return w->deque_stocked = true;
     if (hive_deque_owned(d) < HIVE_GROUP_STOCK_LOW)
         w->deque_stocked = false;
-    return w->deque_stocked;
+    return w->deque_stocked && !d->solo && (uintptr_t)here >= w->deep_below;
 }
 
 int hive_group_spawn(struct hive_group *g, struct hive_task *task,
@@ -496,7 +508,7 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
      * the claim's CAS does. */
     char here;
     bool solo = at_once(w, &here);
-    if ((solo || deque_stocked(w)) &&
+    if ((solo || deque_stocked(w, &here)) &&
         atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
         if (solo) {
             /* Uncounted too: the only other waiters of g are tasks below
@@ -505,10 +517,16 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
             hive_run_at_once(w, task, fn);
             return HIVE_OK;
         }
-        /* A deque of private tasks offers some, as a private spawn would
-         * (push_private). */
+        /* Not one of the quiet stretch's spawns (busy_at_once): it does
+         * not look whether a core wants work - a look per spawn, at a line
+         * other cores write, cost T3 about 1% at two workers - and the
+         * stretch must not count a draining deque's spawns as quiet while
+         * a thief may have wanted work all along. It looks only where a
+         * deque of private tasks may have to offer some, as a private
+         * spawn would (push_private). */
+        w->wanted_seen_at++;
         struct hive_deque *d = &w->queues.forkjoin;
-        if (hive_deque_private_len(d) && !hive_deque_len(d) && hive_private_wanted(w))
+        if (hive_deque_private_len(d) && !hive_deque_len(d) && wanted_here(w))
             hive_publish_oldest_private(w);
         /* Counted: a task of another core may wait for g meanwhile, and must
          * not see its count reach zero while fn runs. relaxed: the decrement

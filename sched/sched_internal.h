@@ -484,7 +484,8 @@ static inline void hive_run_task_at_once(struct hive_worker *w, struct hive_task
 /*
  * fn(task) run by its spawner on its own stack instead of queued
  * (hive_spawn_or_run; hive_group_spawn in a run of one worker, while every
- * core is busy, or into a full deque: group.c).
+ * core is busy, or into a full deque or one draining to a quarter:
+ * group.c).
  * Nothing is counted in the run's outstanding: the spawner is a running
  * task, so the run cannot end meanwhile, and the spawn is over when fn
  * returns (a group's count is the caller's: group.c counts a full deque's

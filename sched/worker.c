@@ -72,6 +72,7 @@ void hive_worker_main(void *unused)
      * does until the other workers start): no spawn runs at once while
      * every core is busy before a quiet stretch (group.c). */
     w->group_spawns = w->wanted_seen_at = 0;
+    w->deque_stocked = false; /* the deque starts empty (group.c) */
     w->poke_ready = false;
     atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
     atomic_store_explicit(&w->work_asked, false, memory_order_relaxed);

@@ -345,8 +345,9 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * queued (public or private) for the others to take (not in the lower
  * half of the stack in either case, where it is queued, so a chain of
  * tasks that each spawn the next keeps to half the stack), or when the
- * deque is full (256 tasks waiting there), and from then until a quarter
- * of that is left (64) - so a task
+ * deque is full (256 tasks waiting there) - and for hive_group_spawn, at
+ * more workers and above the middle of the stack, from then until a
+ * quarter of that is left (64) - so a task
  * run at once delays its spawner's later spawns until it returns; never
  * spawn into a group while holding a spinlock (hive/spinlock.h); and a
  * group task must not wait for anything its spawner does after spawning
@@ -431,8 +432,9 @@ struct hive_core_stats {
     uint64_t run_at_spawn;   /* tasks a spawn ran at once, on the spawner's
                                 stack, instead of queueing them: hive_spawn_or_run,
                                 and group spawns at one worker, while every
-                                core was busy, or into a full deque (or one
-                                draining from full to a quarter; counted
+                                core was busy, or into a full deque (or, for
+                                hive_group_spawn, one draining from full to a
+                                quarter; counted
                                 in tasks_run, not in spawned) */
 };
 

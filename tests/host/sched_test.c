@@ -114,6 +114,19 @@ HIVE_TEST(group_spawn_into_a_full_deque)
         sched_case_group_full_deque(counts[i], 20 / SCALE);
 }
 
+HIVE_TEST(group_spawn_runs_at_once_from_full_to_a_quarter)
+{
+    sched_case_group_stock(2);
+    sched_case_group_stock(4);
+    sched_case_group_stock(8);
+}
+
+HIVE_TEST(group_chain_from_a_drained_deque_keeps_to_half_the_stack)
+{
+    sched_case_group_stock_chain(1);
+    sched_case_group_stock_chain(2);
+}
+
 HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
 {
     sched_case_group_busy_at_once(2);

@@ -789,6 +789,201 @@ static void sched_case_group_full_deque(unsigned cores, unsigned rounds)
     sw_full_counts_while_running(cores, rounds);
 }
 
+/* ---- a full deque, then a quarter ------------------------------------------------- */
+
+/*
+ * Once a hive_group_spawn finds its core's deque full, that core's group
+ * spawns (at two workers and more, above the middle of the stack) run
+ * their tasks at once until one finds fewer than HIVE_GROUP_STOCK_LOW
+ * tasks queued (sched/group.c, "Full, then a quarter"). Every core but the
+ * entry's is held by a blocker, so nothing is stolen from the entry's
+ * deque. The entry, above the middle of the stack and before any quiet
+ * stretch (so no spawn runs at once for a busy core), fills its deque with
+ * HIVE_DEQUE_CAP tasks of k, then spawns one more (at once: full). Its wait
+ * pops them newest first: filler i runs with exactly i tasks queued under
+ * it and spawns a child into a group of its own - at once for i >=
+ * HIVE_GROUP_STOCK_LOW, queued below (where the mark clears and stays
+ * clear: each filler's own wait pops its queued child).
+ */
+#define SW_STOCK_FILL HIVE_DEQUE_CAP
+
+struct sw_stock {
+    struct hive_group k;
+    struct hive_task fill[SW_STOCK_FILL], over, child[SW_STOCK_FILL];
+    atomic_uint child_ran[SW_STOCK_FILL], over_ran;
+    unsigned left[SW_STOCK_FILL];    /* tasks queued here when filler i ran */
+    unsigned at_once[SW_STOCK_FILL]; /* filler i's child ran inside its spawn */
+    unsigned blockers;
+    bool blockers_late;
+    unsigned over_at_once;
+};
+
+static struct sw_stock sw_stock_g;
+
+static void sw_stock_child(struct hive_task *t)
+{
+    atomic_store(&sw_stock_g.child_ran[t - sw_stock_g.child], 1);
+}
+
+static void sw_stock_filler(struct hive_task *t)
+{
+    struct sw_stock *s = &sw_stock_g;
+    unsigned i = (unsigned)(t - s->fill);
+    struct hive_group g;
+    hive_group_init(&g);
+    s->left[i] = hive_deque_owned(&hive_tls_worker->queues.forkjoin);
+    CHECK_EQ(hive_group_spawn(&g, &s->child[i], sw_stock_child), HIVE_OK);
+    s->at_once[i] = atomic_load(&s->child_ran[i]);
+    CHECK_EQ(hive_group_wait(&g), HIVE_OK);
+}
+
+static void sw_stock_over(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_stock_g.over_ran, 1);
+}
+
+static void sw_stock_entry(void *unused)
+{
+    (void)unused;
+    struct sw_stock *s = &sw_stock_g;
+    sw_hold_spawn(s->blockers);
+    s->blockers_late = !sw_hold_started(s->blockers);
+    if (!s->blockers_late) {
+        for (unsigned i = 0; i < SW_STOCK_FILL; i++)
+            CHECK_EQ(hive_group_spawn(&s->k, &s->fill[i], sw_stock_filler), HIVE_OK);
+        CHECK(hive_deque_full(&hive_tls_worker->queues.forkjoin));
+        CHECK_EQ(hive_group_spawn(&s->k, &s->over, sw_stock_over), HIVE_OK);
+        s->over_at_once = atomic_load(&s->over_ran);
+        CHECK_EQ(hive_group_wait(&s->k), HIVE_OK);
+    }
+    sw_hold_release();
+}
+
+static void sched_case_group_stock(unsigned cores)
+{
+    struct sw_stock *s = &sw_stock_g;
+    unsigned n = cores ? cores : hive_core_count();
+    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
+    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+        return;
+    memset(s, 0, sizeof *s);
+    memset(&sw_hold_g, 0, sizeof sw_hold_g);
+    s->blockers = n - 1;
+    SW_RUN(cores, sw_stock_entry, NULL);
+    CHECK(!s->blockers_late);
+    CHECK_EQ(atomic_load(&sw_hold_g.late), 0);
+    CHECK_EQ(s->over_at_once, 1);
+    unsigned at_once = 0, wrong_left = 0, wrong_way = 0, unrun = 0;
+    for (unsigned i = 0; i < SW_STOCK_FILL; i++) {
+        at_once += s->at_once[i];
+        wrong_left += s->left[i] != i;
+        wrong_way += s->at_once[i] != (i >= HIVE_GROUP_STOCK_LOW);
+        unrun += !atomic_load(&s->child_ran[i]);
+    }
+    CHECK_EQ(wrong_left, 0); /* nothing stolen: the case is deterministic */
+    CHECK_EQ(unrun, 0);
+    CHECK_EQ(wrong_way, 0);
+    CHECK_EQ(at_once, SW_STOCK_FILL - HIVE_GROUP_STOCK_LOW);
+    printf("  %u cores: %u of %u children run at once while the deque drained to %u\n", n,
+           at_once, SW_STOCK_FILL, HIVE_GROUP_STOCK_LOW);
+}
+
+/*
+ * Below the middle of the stack a group spawn queues its task, so that a
+ * chain of tasks that each spawn the next keeps to half the stack (hive.h);
+ * only a deque that is full runs it at once there, where a push would be
+ * refused. A deque that was full and still holds HIVE_GROUP_STOCK_LOW or
+ * more must not: the entry, below the middle (blockers holding every other
+ * core at two workers and more), fills its deque with HIVE_DEQUE_CAP tasks
+ * of k (the newest starts the chain), spawns one more into the full deque,
+ * and waits for k there. Its wait pops the chain's head with 255 tasks
+ * left, and each link's spawn of the next finds 255: queued, and run by
+ * the wait a frame or two above - not inside the last link, SW_STOCKC_LINKS
+ * deep (about 290 bytes a link on the host: 290 KB, where SW_STOCKC_ROOM
+ * allows 64 KiB).
+ */
+#define SW_STOCKC_LINKS 1000u
+#define SW_STOCKC_ROOM 65536u /* bytes below the wait's frame a link may run */
+
+struct sw_stockc {
+    struct hive_group k, c;
+    struct hive_task fill[HIVE_DEQUE_CAP], over, links[SW_STOCKC_LINKS];
+    unsigned char hit[SW_STOCKC_LINKS];
+    uintptr_t base, lowest;
+    unsigned blockers;
+    bool blockers_late;
+};
+
+static struct sw_stockc sw_stockc_g;
+
+static void sw_stockc_link(struct hive_task *t)
+{
+    struct sw_stockc *s = &sw_stockc_g;
+    unsigned i = (unsigned)(t - s->links);
+    char here;
+    if ((uintptr_t)&here < s->lowest)
+        s->lowest = (uintptr_t)&here;
+    s->hit[i]++;
+    if (i + 1 < SW_STOCKC_LINKS)
+        CHECK_EQ(hive_group_spawn(&s->c, &s->links[i + 1], sw_stockc_link), HIVE_OK);
+}
+
+static void sw_stockc_filler(struct hive_task *t)
+{
+    struct sw_stockc *s = &sw_stockc_g;
+    if (t == &s->fill[HIVE_DEQUE_CAP - 1])
+        CHECK_EQ(hive_group_spawn(&s->c, &s->links[0], sw_stockc_link), HIVE_OK);
+}
+
+static void sw_stockc_below(void *arg)
+{
+    struct sw_stockc *s = arg;
+    char here;
+    s->base = (uintptr_t)&here;
+    for (unsigned i = 0; i < HIVE_DEQUE_CAP; i++)
+        CHECK_EQ(hive_group_spawn(&s->k, &s->fill[i], sw_stockc_filler), HIVE_OK);
+    CHECK(hive_deque_full(&hive_tls_worker->queues.forkjoin));
+    CHECK_EQ(hive_group_spawn(&s->k, &s->over, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&s->k), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&s->c), HIVE_OK);
+}
+
+static void sw_stockc_entry(void *unused)
+{
+    (void)unused;
+    struct sw_stockc *s = &sw_stockc_g;
+    if (s->blockers) {
+        sw_hold_spawn(s->blockers);
+        s->blockers_late = !sw_hold_started(s->blockers);
+    }
+    if (!s->blockers_late)
+        (void)sw_descend(0, sw_stockc_below, s);
+    if (s->blockers)
+        sw_hold_release();
+}
+
+static void sched_case_group_stock_chain(unsigned cores)
+{
+    struct sw_stockc *s = &sw_stockc_g;
+    unsigned n = cores ? cores : hive_core_count();
+    memset(s, 0, sizeof *s);
+    memset(&sw_hold_g, 0, sizeof sw_hold_g);
+    s->blockers = n - 1;
+    s->lowest = UINTPTR_MAX;
+    SW_RUN(cores, sw_stockc_entry, NULL);
+    CHECK(!s->blockers_late);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < SW_STOCKC_LINKS; i++)
+        bad += s->hit[i] != 1;
+    CHECK_EQ(bad, 0);
+    CHECK(s->lowest != UINTPTR_MAX && s->base != 0);
+    size_t below = s->base > s->lowest ? (size_t)(s->base - s->lowest) : 0;
+    CHECK(below < SW_STOCKC_ROOM);
+    printf("  %u cores: a chain of %u links from a drained deque ran at most %zu bytes below its wait\n",
+           n, SW_STOCKC_LINKS, below);
+}
+
 /* ---- group spawns while every core is busy ---------------------------------------- */
 
 /*

@@ -91,6 +91,20 @@ HIVE_TEST(group_spawn_into_a_full_deque)
     TIMED("group_full_deque", sched_case_group_full_deque(0, 5));
 }
 
+HIVE_TEST(group_spawn_runs_at_once_from_full_to_a_quarter)
+{
+    /* One core fills its deque while a blocker holds every other, then
+     * drains it: its spawns run at once down to a quarter. */
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("needs 2 cores");
+    TIMED("group_stock", sched_case_group_stock(0));
+}
+
+HIVE_TEST(group_chain_from_a_drained_deque_keeps_to_half_the_stack)
+{
+    TIMED("group_stock_chain", sched_case_group_stock_chain(0));
+}
+
 HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
 {
     /* Every core but the entry's held by a blocker; then the cores freed
