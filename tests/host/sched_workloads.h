@@ -602,6 +602,19 @@ static void sw_hold_release(void)
     CHECK_EQ(hive_group_wait(&sw_hold_g.group), HIVE_OK);
 }
 
+/* The cores of a case whose entry holds every other core with a blocker:
+ * `cores` (0: all), with the blockers' state reset; 0, after a failed
+ * check, where that is not 2 to HIVE_SCHED_MAX_CORES. */
+static unsigned sw_hold_cores(unsigned cores)
+{
+    unsigned n = cores ? cores : hive_core_count();
+    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
+    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+        return 0;
+    memset(&sw_hold_g, 0, sizeof sw_hold_g);
+    return n;
+}
+
 struct sw_full {
     struct hive_group g;
     struct hive_task fillers[SW_FULL_FILLERS], q, extra;
@@ -649,10 +662,8 @@ static void sw_full_refuses_queued(unsigned cores)
 {
     struct sw_full *s = &sw_full_g;
     memset(s, 0, sizeof *s);
-    memset(&sw_hold_g, 0, sizeof sw_hold_g);
-    unsigned n = cores ? cores : hive_core_count();
-    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
-    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+    unsigned n = sw_hold_cores(cores);
+    if (!n)
         return;
     s->blockers_wanted = n - 1;
     SW_RUN(cores, sw_full_entry, NULL);
@@ -863,12 +874,10 @@ static void sw_stock_entry(void *unused)
 static void sched_case_group_stock(unsigned cores)
 {
     struct sw_stock *s = &sw_stock_g;
-    unsigned n = cores ? cores : hive_core_count();
-    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
-    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+    unsigned n = sw_hold_cores(cores);
+    if (!n)
         return;
     memset(s, 0, sizeof *s);
-    memset(&sw_hold_g, 0, sizeof sw_hold_g);
     s->blockers = n - 1;
     SW_RUN(cores, sw_stock_entry, NULL);
     CHECK(!s->blockers_late);
@@ -1089,12 +1098,10 @@ static void sw_busy_entry(void *unused)
 static void sched_case_group_busy_at_once(unsigned cores)
 {
     struct sw_busy *s = &sw_busy_g;
-    unsigned n = cores ? cores : hive_core_count();
-    CHECK(n >= 2 && n <= HIVE_SCHED_MAX_CORES);
-    if (n < 2 || n > HIVE_SCHED_MAX_CORES)
+    unsigned n = sw_hold_cores(cores);
+    if (!n)
         return;
     memset(s, 0, sizeof *s);
-    memset(&sw_hold_g, 0, sizeof sw_hold_g);
     s->blockers = n - 1;
     SW_RUN(cores, sw_busy_entry, NULL);
     CHECK(!s->blockers_late);
