@@ -258,7 +258,7 @@ static unsigned long keep_off(struct hive_worker *w)
  * backstop's check also reads as it reads private_held: the store before
  * the arming's load of backstop_armed pairs with the check's clear of that
  * flag and its fence before its look (publish.c, "The heartbeat"). */
-static bool keep_begin(struct hive_worker *w, struct hive_group *g)
+static inline bool keep_begin(struct hive_worker *w, struct hive_group *g)
 {
     if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         return false;
@@ -272,7 +272,7 @@ static bool keep_begin(struct hive_worker *w, struct hive_group *g)
  * group ends (so a keep is only ever of the group this core spawns into
  * last); true if g's count is kept here. Under the mark. relaxed: as
  * keep_off. */
-static bool keep_of(struct hive_worker *w, struct hive_group *g)
+static inline bool keep_of(struct hive_worker *w, struct hive_group *g)
 {
     if (!atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         return false;
@@ -476,15 +476,15 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
  * the stock is for thieves (not in a run of one worker) and above the
  * middle of the stack: below it a push that is not refused must queue, so
  * that a chain of tasks that each spawn the next keeps to half the stack
- * (at_once). Both looks at the deque are hints, as hive_deque_full's. */
+ * (at_once). One look at the deque, a hint as hive_deque_full's. */
 static inline bool deque_stocked(struct hive_worker *w, const char *here)
 {
-    struct hive_deque *d = &w->queues.forkjoin;
-    if (hive_deque_full(d))
+    uint32_t queued = hive_deque_owned(&w->queues.forkjoin);
+    if (queued == HIVE_DEQUE_CAP) /* full */
         return w->deque_stocked = true;
-    if (hive_deque_owned(d) < HIVE_GROUP_STOCK_LOW)
+    if (queued < HIVE_GROUP_STOCK_LOW)
         w->deque_stocked = false;
-    return w->deque_stocked && !d->solo && (uintptr_t)here >= w->deep_below;
+    return w->deque_stocked && !w->queues.forkjoin.solo && (uintptr_t)here >= w->deep_below;
 }
 
 int hive_group_spawn(struct hive_group *g, struct hive_task *task,
