@@ -206,6 +206,15 @@ static inline bool at_once(const struct hive_worker *w, const char *here)
     return w->queues.forkjoin.solo && (uintptr_t)here >= w->deep_below;
 }
 
+/* A hold whose last task is done ends: the stack sheds its ended holds
+ * from the top. Holds end out of order only where a wait popped an older
+ * hold's task inside a newer one's: the stack shrinks once its top ends. */
+static void holds_shed_ended(struct hive_worker *w)
+{
+    while (w->holds_used && w->holds[w->holds_used - 1].tasks == 0)
+        w->holds_used--;
+}
+
 /* A hold's task is done (one of its count's tasks): the hold ends once it
  * has none, and so does its count of the group. Returns what that
  * decrement owes (hive_await_done_unwoken: the caller wakes), else 0.
@@ -216,10 +225,7 @@ static unsigned long hold_task_done(struct hive_worker *w, unsigned hold)
     if (--h->tasks)
         return 0;
     struct hive_group *g = h->group;
-    /* Holds end out of order only where a wait popped an older hold's task
-     * inside a newer one's: the stack shrinks once its top ends. */
-    while (w->holds_used && w->holds[w->holds_used - 1].tasks == 0)
-        w->holds_used--;
+    holds_shed_ended(w);
     /* The last access to g: a release RMW. */
     return hive_await_done_unwoken(&g->pending);
 }
@@ -386,8 +392,7 @@ static void at_once_done(struct hive_worker *w, unsigned hold)
         /* The hold's last task: its count is the keep's now, and the hold
          * ends with no RMW. */
         h->tasks = 0;
-        while (w->holds_used && w->holds[w->holds_used - 1].tasks == 0)
-            w->holds_used--;
+        holds_shed_ended(w);
         return;
     }
     hive_group_hold_done(w, hold);
