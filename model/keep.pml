@@ -1,5 +1,6 @@
 /*
- * Kept holds (sched/group.c, "Kept holds"; as of commit 0c54b95): a group
+ * Kept holds (sched/group.c, "Kept holds"; as of commit 0c54b95, and the
+ * full deque's path, which takes no mark, as of 2026-11-30): a group
  * task that a busy core runs at once (hive_group_spawn's busy_at_once path
  * through a hold, or its path past a full deque) does not give its count of
  * the group back when it returns: the count stays as the core's keep
@@ -32,8 +33,10 @@
  *     (user code: nothing of hive), hive_run_at_once's keep_drop, then
  *     at_once_done under the mark (the hold's last task: the hold ends and
  *     its count becomes the keep, keep_begin, which arms the backstop).
- *     With -DKINDS a task may also take the full deque's path (keep_of and
- *     count_of or the RMW under the mark, fn, then keep_begin or
+ *     With -DKINDS a task may also take the full deque's path, which
+ *     takes no mark (keep_take: the look at hold_keeping, its store, then
+ *     kept_group read and cleared; g's count the keep's or the RMW; fn;
+ *     then keep_begin - kept_group, then the flag - or
  *     hive_group_task_done) or be hive_group_spawn_fn's (through the hold
  *     and hive_run_task, whose end is hive_group_hold_done: no keep).
  *     Between two tasks it goes on, or the keep ends: a wait or a task's
@@ -139,6 +142,11 @@
  *                           hold_keeping
  *   -DBUG_LOOK_FIRST        the check reads hold_keeping before it clears
  *                           backstop_armed
+ *   -DKINDS -DBUG_TAKE_TRUSTS_LOOK
+ *                           keep_take reads kept_group with its look and
+ *                           trusts it after the store
+ *   -DKINDS -DBUG_FLAG_FIRST keep_begin outside the mark sets hold_keeping
+ *                           before kept_group
  * And one that passes: -DBUG_NO_START_OWED, the check without the
  * keep_wake_owed at its start (README.md: the one after the poke covers
  * every wake a sleeping waiter needs).
@@ -177,6 +185,9 @@ c_decl { unsigned long hive_reached; }
 #else
 #define NG 1
 #endif
+/* kept_group's NULL. */
+#define NONE 255
+
 /* The wake of an OTHERS word: every core but the waker's - the waiter
  * cores (core 0 runs the owner, which sleeps nowhere here). */
 #define ALL ((1 << (NG + 1)) - 2)
@@ -200,7 +211,7 @@ bit keeping;         /* hold_keeping */
 bit armed;           /* backstop_armed */
 bit work_asked;      /* a deep waiter's ask */
 byte keep_wake;      /* the owed wake: a set of cores, 0 for none */
-byte kept;           /* kept_group, while hold_keeping */
+byte kept;           /* kept_group: NONE when none is kept */
 bit used;            /* holds_used (one hold at most here) */
 byte top;            /* the top hold's group */
 byte tasks;          /* the top hold's tasks */
@@ -283,12 +294,15 @@ inline HOLD_TASK_DONE(o) {
 }
 
 /* keep_off: the store of hold_keeping (which others read as a hint), with
- * kept_group, the core's own; then the release RMW of that group. */
+ * kept_group, the core's own, read and cleared; then the release RMW of
+ * that group. */
 inline KEEP_OFF(o) {
   d_step {
     assert(keeping);           /* the keep ends once */
     keeping = 0;
-    last = kept
+    last = kept;
+    assert(last != NONE);      /* a keep's flag is set after its group */
+    kept = NONE
   };
   DEC(last, o);
   last = 0
@@ -386,45 +400,31 @@ inline ARM() {
   ARM()
 #endif
 
-/* A task of group g run at once. With -DKINDS its kind is chosen: 0,
- * hive_group_spawn's busy_at_once path (through a hold); 1, its full
- * deque's path (no hold); 2, hive_group_spawn_fn's busy path (a pool
- * header through the hold and hive_run_task: its end is a hold's task's,
- * no keep). Without, always 0. */
-inline AT_ONCE(g) {
-#ifdef KINDS
-  if
-  :: kind = 0
-  :: kind = 1
-  :: kind = 2
-  fi;
-#endif
-  busy = 1;                    /* hold_at_once, or the full path's mark */
+/* A task of group g run at once through a hold, under the mark: kind 0,
+ * hive_group_spawn's busy_at_once path; 2, hive_group_spawn_fn's busy
+ * path (a pool header through the hold and hive_run_task: its end is a
+ * hold's task's, no keep). */
+inline MARKED_AT_ONCE(g) {
+  busy = 1;                    /* hold_at_once */
   if                           /* keep_of: a keep of another group ends */
   :: keeping && kept != g -> REACHED(10) OWN_KEEP_OFF()
   :: else -> skip
   fi;
   if
-  :: kind != 1 && used && top == g -> /* hold_for: joins the top hold */
+  :: used && top == g ->       /* hold_for: joins the top hold */
      d_step { tasks++; unfinished[g]++ }
   :: else ->
      if
      :: keeping ->             /* count_of: g's kept count, no RMW */
         d_step {
-          keeping = 0; unfinished[g]++;
-          if
-          :: kind != 1 -> used = 1; top = g; tasks = 1
-          :: else -> skip
-          fi
+          keeping = 0; kept = NONE; unfinished[g]++;
+          used = 1; top = g; tasks = 1
         };
         REACHED(1) skip
      :: else ->                /* the group's RMW */
         d_step {
           count[g]++; unfinished[g]++;
-          if
-          :: kind != 1 -> used = 1; top = g; tasks = 1
-          :: else -> skip
-          fi
+          used = 1; top = g; tasks = 1
         }
      fi
   fi;
@@ -440,12 +440,7 @@ inline AT_ONCE(g) {
      :: owed -> REACHED(15) WAKE(owed)
      :: else -> skip
      fi
-  :: kind == 1 ->              /* keep_begin, else hive_group_task_done */
-     if
-     :: !keeping -> REACHED(16) KEEP_BEGIN(g)
-     :: else -> d_step { unfinished[g]-- }; DEC(g, owed); WAKE(owed)
-     fi
-  :: kind == 0 ->              /* at_once_done */
+  :: else ->                   /* at_once_done */
      if
      :: tasks == 1 && used && top == g && !keeping ->
         KEEP_BEGIN(g);
@@ -456,7 +451,78 @@ inline AT_ONCE(g) {
         WAKE(owed)
      fi
   fi;
-  LEAVE();
+  LEAVE()
+}
+
+/* A task of group g run at once past a full deque (kind 1): no hold and
+ * no mark. keep_take: the look at hold_keeping, its store, then
+ * kept_group read and cleared - the interrupt ends only a keep whose flag
+ * it sees, and clears kept_group as it does, so after the store the keep
+ * is the owner's, or NONE. g's count is the keep's if it was g's, else
+ * the group's RMW (a keep of another group ends). Then fn, keep_drop, and
+ * keep_begin outside the mark: kept_group, then the flag, then the arm. */
+inline FULL_AT_ONCE(g) {
+  if
+  :: keeping ->
+#ifdef BUG_TAKE_TRUSTS_LOOK
+     took = kept;              /* read with the look, trusted after the store */
+     keeping = 0;
+     kept = NONE
+#else
+     keeping = 0;              /* from here the interrupt leaves the keep */
+     d_step { took = kept; kept = NONE };
+     if
+     :: took == NONE -> REACHED(17) skip /* it ended between look and store */
+     :: else -> skip
+     fi
+#endif
+  :: else -> took = NONE
+  fi;
+  if
+  :: took == g -> d_step { unfinished[g]++; took = NONE }; REACHED(1) skip
+  :: else ->
+     d_step { count[g]++; unfinished[g]++ };
+     if
+     :: took != NONE ->        /* hive_group_task_done: another group's keep */
+        REACHED(18) DEC(took, owed); took = NONE; WAKE(owed)
+     :: else -> skip
+     fi
+  fi;
+  /* fn: user code, nothing of hive; the interrupt may come (as anywhere) */
+  KEEP_DROP();                 /* hive_run_at_once's, after fn */
+  if                           /* keep_begin, else hive_group_task_done */
+  :: !keeping ->
+#ifdef BUG_FLAG_FIRST
+     keeping = 1;
+     d_step { kept = g; unfinished[g]-- };
+#else
+     d_step { kept = g; unfinished[g]-- };
+     keeping = 1;
+#endif
+     REACHED(16) printf("C0 keeps group %d\n", g);
+     ARM()
+  :: else -> d_step { unfinished[g]-- }; DEC(g, owed); WAKE(owed)
+  fi
+}
+
+/* A task of group g run at once. With -DKINDS its kind is chosen: 0,
+ * hive_group_spawn's busy_at_once path (through a hold); 1, its full
+ * deque's path (no hold); 2, hive_group_spawn_fn's busy path. Without,
+ * always 0. */
+inline AT_ONCE(g) {
+#ifdef KINDS
+  if
+  :: kind = 0
+  :: kind = 1
+  :: kind = 2
+  fi;
+  if
+  :: kind == 1 -> FULL_AT_ONCE(g)
+  :: else -> MARKED_AT_ONCE(g)
+  fi;
+#else
+  MARKED_AT_ONCE(g);
+#endif
   kind = 0
 }
 
@@ -488,6 +554,7 @@ inline BETWEEN() {
 proctype Owner() provided (OWNER_RUNS) {
   byte i, owed, last;
   byte kind;                   /* the task's path (AT_ONCE) */
+  byte took = NONE;            /* keep_take's group (FULL_AT_ONCE) */
   do
   :: i < NAT -> AT_ONCE(0); i++; BETWEEN()
   :: else -> break
@@ -745,6 +812,7 @@ proctype Done() {
 
 init {
   atomic {
+    kept = NONE;
     count[0] = NDONE;
     unfinished[0] = NDONE;
     run Owner();

@@ -171,7 +171,9 @@
  * A keep ends with a release RMW of g's count that wakes g's sleepers, as
  * a task's end would (keep_off). The keep is the core's own, as its holds
  * are: taken, begun and ended under the private mark, or by the interrupt
- * outside one.
+ * outside one - except on the full deque's path, which takes and begins it
+ * outside the mark in an order the interrupt cannot cut wrongly (keep_take,
+ * keep_begin): a node's every child passes there.
  *
  * Group tasks are not counted in hive_scheduler.outstanding (neither are join
  * halves): a group is waited for by a task of the same run, which is counted
@@ -260,7 +262,10 @@ static unsigned long keep_off(struct hive_worker *w)
 
 /* A count of g that this core has just finished with (a task of g run at
  * once returned) stays as the keep, if none is kept: true if it did.
- * Under the mark. relaxed (both): this core's own flag, which the
+ * Under the mark, or outside it (the full deque's path): kept_group is
+ * stored before the flag, and the interrupt ends only a keep whose flag it
+ * sees - so it finds the group there, and before the flag's store it
+ * leaves both alone. relaxed (both): this core's own flag, which the
  * backstop's check also reads as it reads private_held: the store before
  * the arming's load of backstop_armed pairs with the check's clear of that
  * flag and its fence before its look (publish.c, "The heartbeat"). */
@@ -269,9 +274,29 @@ static inline bool keep_begin(struct hive_worker *w, struct hive_group *g)
     if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         return false;
     w->kept_group = g;
+    atomic_signal_fence(memory_order_seq_cst); /* the group before the flag */
     atomic_store_explicit(&w->hold_keeping, 1, memory_order_relaxed);
     hive_backstop_arm(w);
     return true;
+}
+
+/* The keep taken outside the mark, its count now the caller's: the group
+ * it was of, or NULL if none was kept (or the interrupt has just ended
+ * it). The flag's store comes first: from then on the interrupt leaves the
+ * keep alone, so kept_group, read after it, is this core's - NULL where
+ * the interrupt ended the keep between the look and the store (keep_off
+ * clears it). So the full deque's path, a node's every child, takes no
+ * mark: two marks a task, each a store, a look and three signal fences,
+ * were a fifth of that path's cost at two workers. relaxed: as keep_off. */
+static inline struct hive_group *keep_take(struct hive_worker *w)
+{
+    if (!atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
+        return NULL;
+    atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* the flag before the look */
+    struct hive_group *kept = w->kept_group;
+    w->kept_group = NULL;
+    return kept;
 }
 
 /* A task of g is about to run at once or be held here: a keep of another
@@ -475,6 +500,31 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
     hive_run_task_at_once(w, t);
 }
 
+/* A task of g run at once past a full deque, counted in g but with no
+ * hold ("Full, then a quarter"). Its count is the keep's if this
+ * core keeps g, else a new one (a keep of another group ends, as keep_of's
+ * does); once fn returns it stays as the keep ("Kept holds"), which the
+ * group's next task run at once here takes: a chain of such spawns too
+ * deep for the holds (UTS T3 at 2 workers: up to 1,572 levels, each
+ * spawning into its own group) pays one RMW each way per group, not per
+ * task. No mark: keep_take, keep_begin. relaxed (the count): the decrement
+ * after fn (a release RMW, later in the count's modification order) is
+ * what a waiter's acquire load pairs with. */
+static inline void kept_at_once(struct hive_worker *w, struct hive_group *g,
+                                struct hive_task *task, void (*fn)(struct hive_task *task))
+{
+    pokes_needed(w);
+    struct hive_group *kept = keep_take(w);
+    if (kept != g) {
+        atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
+        if (kept)
+            hive_group_task_done(kept);
+    }
+    hive_run_at_once_yielding(w, task, fn);
+    if (!keep_begin(w, g))
+        hive_group_task_done(g);
+}
+
 /* Does a group spawn here run its task at once for a full deque: where the
  * deque is full, and from then until a spawn finds it under
  * HIVE_GROUP_STOCK_LOW ("Full, then a quarter") - but past full only where
@@ -551,20 +601,7 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
             hive_group_task_done(g);
             return HIVE_OK;
         }
-        pokes_needed(w);
-        hive_private_enter(w);
-        count_of(w, g, keep_of(w, g));
-        hive_private_leave(w);
-        hive_run_at_once_yielding(w, task, fn);
-        /* Its count stays as the keep ("Kept holds"), which the group's
-         * next task run at once here takes: a chain of such spawns too
-         * deep for the holds (UTS T3 at 2 workers: up to 1,572 levels,
-         * each spawning into its own group) pays one RMW each way per
-         * group, not per task. */
-        hive_private_enter(w);
-        if (!keep_begin(w, g))
-            hive_group_task_done(g);
-        hive_private_leave(w);
+        kept_at_once(w, g, task, fn);
         return HIVE_OK;
     }
     /* At once while every core is busy (the top), the header untouched as
