@@ -147,6 +147,9 @@
  *                           trusts it after the store
  *   -DKINDS -DBUG_FLAG_FIRST keep_begin outside the mark sets hold_keeping
  *                           before kept_group
+ *   -DKINDS -DBUG_OFF_LEAVES_GROUP
+ *                           keep_off leaves kept_group as it was, so
+ *                           keep_take after a poke finds a stale group
  * And one that passes: -DBUG_NO_START_OWED, the check without the
  * keep_wake_owed at its start (README.md: the one after the poke covers
  * every wake a sleeping waiter needs).
@@ -302,7 +305,11 @@ inline KEEP_OFF(o) {
     keeping = 0;
     last = kept;
     assert(last != NONE);      /* a keep's flag is set after its group */
+#ifndef BUG_OFF_LEAVES_GROUP
     kept = NONE
+#else
+    skip
+#endif
   };
   DEC(last, o);
   last = 0

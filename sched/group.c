@@ -171,9 +171,9 @@
  * A keep ends with a release RMW of g's count that wakes g's sleepers, as
  * a task's end would (keep_off). The keep is the core's own, as its holds
  * are: taken, begun and ended under the private mark, or by the interrupt
- * outside one - except on the full deque's path, which takes and begins it
- * outside the mark in an order the interrupt cannot cut wrongly (keep_take,
- * keep_begin): a node's every child passes there.
+ * outside one - except where a task runs at once with no hold (past a full
+ * deque, kept_at_once), which takes and begins it outside the mark in an
+ * order the interrupt cannot cut wrongly (keep_take, keep_begin).
  *
  * Group tasks are not counted in hive_scheduler.outstanding (neither are join
  * halves): a group is waited for by a task of the same run, which is counted
@@ -248,14 +248,17 @@ static inline void pokes_needed(struct hive_worker *w)
 
 /* The keep ends (see "Kept holds"): its count of the group goes, and what
  * that decrement owes is returned (hive_await_done_unwoken: the caller
- * wakes). Under the mark, or from the interrupt outside one. relaxed: this
- * core's own flag, as private_busy; what other cores read of it is a hint
- * (the check's look pairs through its fence: keep_begin). */
+ * wakes). Under the mark, or from the interrupt outside one. kept_group is
+ * cleared with the flag, not left to go stale: keep_take, which reads it
+ * after clearing the flag itself, must find NULL where the interrupt has
+ * ended the keep. relaxed: this core's own flag, as private_busy; what
+ * other cores read of it is a hint (the check's look pairs through its
+ * fence: keep_begin). */
 static unsigned long keep_off(struct hive_worker *w)
 {
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
-    struct hive_group *g = w->kept_group;
-    w->kept_group = NULL;
+    struct hive_group *g = atomic_load_explicit(&w->kept_group, memory_order_relaxed);
+    atomic_store_explicit(&w->kept_group, NULL, memory_order_relaxed);
     /* The last access to g: a release RMW, as a task's end. */
     return hive_await_done_unwoken(&g->pending);
 }
@@ -265,17 +268,21 @@ static unsigned long keep_off(struct hive_worker *w)
  * Under the mark, or outside it (the full deque's path): kept_group is
  * stored before the flag, and the interrupt ends only a keep whose flag it
  * sees - so it finds the group there, and before the flag's store it
- * leaves both alone. relaxed (both): this core's own flag, which the
+ * leaves both alone. relaxed (all): this core's own flag, which the
  * backstop's check also reads as it reads private_held: the store before
  * the arming's load of backstop_armed pairs with the check's clear of that
- * flag and its fence before its look (publish.c, "The heartbeat"). */
+ * flag and its fence before its look (publish.c, "The heartbeat") - the
+ * check's fence (hive_port_backstop_fence) is what orders this core's
+ * store and load at the hardware, and the signal fence between them
+ * keeps the compiler from swapping them. */
 static inline bool keep_begin(struct hive_worker *w, struct hive_group *g)
 {
     if (atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         return false;
-    w->kept_group = g;
+    atomic_store_explicit(&w->kept_group, g, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* the group before the flag */
     atomic_store_explicit(&w->hold_keeping, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst); /* the flag before the arm's look */
     hive_backstop_arm(w);
     return true;
 }
@@ -285,17 +292,19 @@ static inline bool keep_begin(struct hive_worker *w, struct hive_group *g)
  * it). The flag's store comes first: from then on the interrupt leaves the
  * keep alone, so kept_group, read after it, is this core's - NULL where
  * the interrupt ended the keep between the look and the store (keep_off
- * clears it). So the full deque's path, a node's every child, takes no
- * mark: two marks a task, each a store, a look and three signal fences,
- * were a fifth of that path's cost at two workers. relaxed: as keep_off. */
+ * clears it). So the full deque's path takes no mark: two marks a task,
+ * each two loads and two stores of private_busy, a look at private_asked
+ * and three signal fences (which make the compiler load again what it
+ * held), were a fifth of that path's cost at two workers. relaxed: as
+ * keep_off. */
 static inline struct hive_group *keep_take(struct hive_worker *w)
 {
     if (!atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         return NULL;
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst); /* the flag before the look */
-    struct hive_group *kept = w->kept_group;
-    w->kept_group = NULL;
+    struct hive_group *kept = atomic_load_explicit(&w->kept_group, memory_order_relaxed);
+    atomic_store_explicit(&w->kept_group, NULL, memory_order_relaxed);
     return kept;
 }
 
@@ -307,7 +316,7 @@ static inline bool keep_of(struct hive_worker *w, struct hive_group *g)
 {
     if (!atomic_load_explicit(&w->hold_keeping, memory_order_relaxed))
         return false;
-    if (w->kept_group == g)
+    if (atomic_load_explicit(&w->kept_group, memory_order_relaxed) == g)
         return true;
     hive_await_wake(keep_off(w));
     return false;
@@ -323,7 +332,7 @@ static void count_of(struct hive_worker *w, struct hive_group *g, bool kept)
 {
     if (kept) {
         atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
-        w->kept_group = NULL;
+        atomic_store_explicit(&w->kept_group, NULL, memory_order_relaxed);
     } else {
         atomic_fetch_add_explicit(&g->pending, 1, memory_order_relaxed);
     }

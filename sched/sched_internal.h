@@ -213,14 +213,20 @@ struct hive_worker {
     /* This core keeps a count of kept_group with no task behind it
      * (group.c, "Kept holds"), for the group's next task run at once or
      * held here. Written by this core and its interrupt only (relaxed,
-     * as private_busy; read outside the mark as a hint - only the
-     * interrupt clears it, and under the mark it is read again). Read as
-     * a hint by the backstop's check, as private_held is, and by deep
-     * waiters to know whom to ask (publish.c, "The heartbeat"; wait.c). */
+     * as private_busy): set only by this core; cleared by the interrupt,
+     * which ends a keep only where it sees the flag, by this core under
+     * the mark (after a second look), and by keep_take outside it (the
+     * store first, then kept_group). Read as a hint by the backstop's
+     * check, as private_held is, and by deep waiters to know whom to ask
+     * (publish.c, "The heartbeat"; wait.c). */
     _Atomic unsigned char hold_keeping;
-    /* The group whose count the keep holds, while hold_keeping is set.
-     * This core's (and its interrupt's, as hold_keeping) alone. */
-    struct hive_group *kept_group;
+    /* The group whose count the keep holds: NULL whenever hold_keeping is
+     * clear (but inside keep_begin and keep_take, between their two
+     * stores), which keep_take relies on - whoever clears the flag clears
+     * this too. This core's and its interrupt's alone; atomic (relaxed)
+     * only because the interrupt (on the host a signal handler) reads and
+     * writes it: no instruction of its own. */
+    _Atomic(struct hive_group *) kept_group;
     /* A wake the poke owed for a keep it ended - the count's word as the
      * decrement left it, 0 for none - done by the backstop's check after
      * the poke (the host's signal handler may not wake: publish.c). */

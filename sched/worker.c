@@ -66,7 +66,7 @@ void hive_worker_main(void *unused)
      * is a hint whose loss waits for the asker's park (victims.c). */
     w->holds_used = 0;
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
-    w->kept_group = NULL;
+    atomic_store_explicit(&w->kept_group, NULL, memory_order_relaxed);
     atomic_store_explicit(&w->keep_wake, 0, memory_order_relaxed);
     /* As if a core wanted work as the run began (the idle word says none
      * does until the other workers start): no spawn runs at once while
