@@ -33,8 +33,11 @@
  *     (user code: nothing of hive), hive_run_at_once's keep_drop, then
  *     at_once_done under the mark (the hold's last task: the hold ends and
  *     its count becomes the keep, keep_begin, which arms the backstop).
- *     With -DKINDS a task may also take the full deque's path, which
- *     takes no mark (keep_take: the look at hold_keeping, its store, then
+ *     (In the code that is the busy path where the top hold is the
+ *     group's, or a hold opened alone where that look went stale.)
+ *     With -DKINDS a task may also run with no hold (kept_at_once: past a
+ *     full deque, or the busy path where the top hold is another
+ *     group's), which takes no mark (keep_take: the look at hold_keeping, its store, then
  *     kept_group read and cleared; g's count the keep's or the RMW; fn;
  *     then keep_begin - kept_group, then the flag - or
  *     hive_group_task_done) or be hive_group_spawn_fn's (through the hold
@@ -461,8 +464,9 @@ inline MARKED_AT_ONCE(g) {
   LEAVE()
 }
 
-/* A task of group g run at once past a full deque (kind 1): no hold and
- * no mark. keep_take: the look at hold_keeping, its store, then
+/* A task of group g run at once with no hold (kind 1: kept_at_once, past
+ * a full deque or on the busy path where the top hold is not g's): no
+ * mark. keep_take: the look at hold_keeping, its store, then
  * kept_group read and cleared - the interrupt ends only a keep whose flag
  * it sees, and clears kept_group as it does, so after the store the keep
  * is the owner's, or NONE. g's count is the keep's if it was g's, else
@@ -513,9 +517,8 @@ inline FULL_AT_ONCE(g) {
 }
 
 /* A task of group g run at once. With -DKINDS its kind is chosen: 0,
- * hive_group_spawn's busy_at_once path (through a hold); 1, its full
- * deque's path (no hold); 2, hive_group_spawn_fn's busy path. Without,
- * always 0. */
+ * hive_group_spawn's busy_at_once path through a hold; 1, kept_at_once
+ * (no hold); 2, hive_group_spawn_fn's busy path. Without, always 0. */
 inline AT_ONCE(g) {
 #ifdef KINDS
   if

@@ -86,8 +86,19 @@
  * tasks for it, each a leaf as a rule, and the thief, soon wanting again,
  * found nothing it could see while the spawner ran on inside a task:
  * hundreds of parks a run instead of 2-5, and runs up to 1.8 times as
- * long. Where cores rarely want work (T1: 10-50 steals a run) the stretch
- * costs a few thousand queued spawns a run.
+ * long. Its length: 1024 spawns, while this path opened a hold for each
+ * task and so filled the holds in T3's deep chains, after which the tasks
+ * queued in public - so T3 ran it only 35,000-77,000 times a run. Once it
+ * ran through the keep with no hold (holds_for_busy), T3 ran 1.7 million
+ * of its 4.1 million nodes so, with four tasks left for a thief where a
+ * deque full then drained to a quarter leaves it 64: 64,000 steal
+ * attempts a run against 21,000, and the run 2.5% slower. At 4,096
+ * spawns still 45,000 attempts; at 16,384, 16,000-18,000 and the run as
+ * fast as before or faster (0.4003-0.4017 s against 0.4017-0.4027,
+ * medians of 18-30 runs interleaved). Where cores rarely want work (T1:
+ * 10-50 steals a run) the stretch costs some 16,000 queued spawns a run
+ * at the start; skynet at two workers, 1.1 million spawns in 8 ms, ran in
+ * 8.6 ms against 10.3 before the keep and 7.5 with a stretch of 1024.
  *
  * What it costs: the tasks spawned after it in the spawner's loop wait
  * until it returns, as at one worker; a core that goes idle meanwhile finds
@@ -96,11 +107,14 @@
  * run it undeferred; libgomp does once 64 a thread are queued), and
  * hive.h's rule for group tasks, already needed at one worker and at a
  * full deque, makes both orders alike: a group task waits for nothing its
- * spawner does after spawning it. The task joins this core's hold of g, so
- * a waiter of g on another core waits for it as for a queued task: no
- * count of its own while a task of g spawned before it here is still
- * queued or running; otherwise it opens a hold alone, whose count of g is
- * the one this core keeps of g if it does (below), else a new one. A hive_spawn inside it,
+ * spawner does after spawning it. The task joins this core's hold of g
+ * where the top hold is g's, so a waiter of g on another core waits for
+ * it as for a queued task: no count of its own while a task of g spawned
+ * before it here is still queued or running; otherwise it is counted as
+ * a task run past a full deque is (kept_at_once, below): the count this
+ * core keeps of g if it does ("Kept holds"), else a new one, kept again
+ * once it returns - with no hold and no mark. Where every hold is taken it
+ * is queued instead (holds_for_busy says why). A hive_spawn inside it,
  * which puts its child in this core's LIFO slot, has the child moved to
  * the ring when the task returns (hive_lifo_yield): run from the worker
  * loop, its return would have left the child to the loop, but its spawner
@@ -133,7 +147,8 @@
  * it: a task run at once leaves nothing behind.
  *
  * Kept holds. When the last task of a hold was run at once and returns,
- * or a task run at once past a full deque returns (below), its count of
+ * or a task run at once with no hold returns (past a full deque, or while
+ * every core is busy: kept_at_once), its count of
  * the group is not given back: it stays as the core's keep (one at most:
  * hive_worker.hold_keeping and kept_group; the hold itself ends), and the
  * next task of that group run at once or held here takes it over, with no
@@ -171,8 +186,8 @@
  * A keep ends with a release RMW of g's count that wakes g's sleepers, as
  * a task's end would (keep_off). The keep is the core's own, as its holds
  * are: taken, begun and ended under the private mark, or by the interrupt
- * outside one - except where a task runs at once with no hold (past a full
- * deque, kept_at_once), which takes and begins it outside the mark in an
+ * outside one - except where a task runs at once with no hold
+ * (kept_at_once), which takes and begins it outside the mark in an
  * order the interrupt cannot cut wrongly (keep_take, keep_begin).
  *
  * Group tasks are not counted in hive_scheduler.outstanding (neither are join
@@ -213,8 +228,11 @@ static inline bool at_once(const struct hive_worker *w, const char *here)
  * hold's task inside a newer one's: the stack shrinks once its top ends. */
 static void holds_shed_ended(struct hive_worker *w)
 {
-    while (w->holds_used && w->holds[w->holds_used - 1].tasks == 0)
-        w->holds_used--;
+    /* relaxed (both): holds_used is this core's, as private_busy. */
+    unsigned used = atomic_load_explicit(&w->holds_used, memory_order_relaxed);
+    while (used && w->holds[used - 1].tasks == 0)
+        used--;
+    atomic_store_explicit(&w->holds_used, used, memory_order_relaxed);
 }
 
 /* A hold's task is done (one of its count's tasks): the hold ends once it
@@ -361,7 +379,7 @@ void hive_group_keep_end(struct hive_worker *w)
 static int hold_for(struct hive_worker *w, struct hive_group *g)
 {
     bool kept = keep_of(w, g);
-    unsigned used = w->holds_used;
+    unsigned used = atomic_load_explicit(&w->holds_used, memory_order_relaxed);
     if (used && w->holds[used - 1].group == g) {
         w->holds[used - 1].tasks++;
         return (int)(used - 1);
@@ -370,7 +388,7 @@ static int hold_for(struct hive_worker *w, struct hive_group *g)
         return -1;
     count_of(w, g, kept);
     w->holds[used] = (struct hive_group_hold){.group = g, .tasks = 1};
-    w->holds_used = used + 1;
+    atomic_store_explicit(&w->holds_used, used + 1, memory_order_relaxed);
     return (int)used;
 }
 
@@ -422,7 +440,8 @@ void hive_group_hold_done(struct hive_worker *w, unsigned hold)
 static void at_once_done(struct hive_worker *w, unsigned hold)
 {
     struct hive_group_hold *h = &w->holds[hold];
-    if (h->tasks == 1 && hold + 1 == w->holds_used && keep_begin(w, h->group)) {
+    if (h->tasks == 1 && hold + 1 == atomic_load_explicit(&w->holds_used, memory_order_relaxed) &&
+        keep_begin(w, h->group)) {
         /* The hold's last task: its count is the keep's now, and the hold
          * ends with no RMW. */
         h->tasks = 0;
@@ -509,8 +528,9 @@ static void group_push(struct hive_worker *w, struct hive_group *g, struct hive_
     hive_run_task_at_once(w, t);
 }
 
-/* A task of g run at once past a full deque, counted in g but with no
- * hold ("Full, then a quarter"). Its count is the keep's if this
+/* A task of g run at once with no hold, counted in g: past a full deque
+ * ("Full, then a quarter"), or while every core is busy where the top hold
+ * is not g's (holds_for_busy). Its count is the keep's if this
  * core keeps g, else a new one (a keep of another group ends, as keep_of's
  * does); once fn returns it stays as the keep ("Kept holds"), which the
  * group's next task run at once here takes: a chain of such spawns too
@@ -551,6 +571,26 @@ static inline bool deque_stocked(struct hive_worker *w, const char *here)
     return w->deque_stocked && !w->queues.forkjoin.solo && (uintptr_t)here >= w->deep_below;
 }
 
+/* Does the busy path (busy_at_once) take a hold: where the top hold is g's,
+ * whose count covers the task with no RMW and no keep - or where every
+ * hold is taken, so that hold_at_once fails and the task is queued. Else
+ * the task runs as past a full deque (kept_at_once): the hold it would
+ * open alone is the keep's count moved into a hold and back, under the
+ * mark twice, where the keep alone needs neither (UTS T1 at two workers,
+ * nearly every node so, under callgrind: 149 instructions a node more
+ * than at one worker, 72 with this; the 2-worker run 1.8-3.4% faster).
+ * Queued where every hold is taken: a chain deeper than the holds (UTS
+ * T3's) feeds the thief from there, and run at once it starved it -
+ * 86,000-158,000 steal attempts a run against 16,000-60,000, the run 4%
+ * slower. A look outside the mark, a hint:
+ * the interrupt only sheds ended holds, and hold_at_once looks again
+ * under it. relaxed: holds_used is this core's (its interrupt's too). */
+static inline bool holds_for_busy(struct hive_worker *w, struct hive_group *g)
+{
+    unsigned used = atomic_load_explicit(&w->holds_used, memory_order_relaxed);
+    return used == HIVE_GROUP_HOLDS || (used && w->holds[used - 1].group == g);
+}
+
 int hive_group_spawn(struct hive_group *g, struct hive_task *task,
                      void (*fn)(struct hive_task *task))
 {
@@ -572,6 +612,7 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
      * the claim's CAS does. */
     char here;
     bool solo = at_once(w, &here);
+    bool kept; /* run at once through the keep: kept_at_once, once below */
     if ((solo || deque_stocked(w, &here)) &&
         atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
         if (solo) {
@@ -610,22 +651,30 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
             hive_group_task_done(g);
             return HIVE_OK;
         }
+        kept = true;
+    } else {
+        /* At once while every core is busy (the top), the header untouched
+         * as above: through the top hold where it is g's, else as past a
+         * full deque - or queued where every hold is taken
+         * (holds_for_busy). */
+        kept = !solo && busy_at_once(w, &here) &&
+               atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE;
+        if (kept && holds_for_busy(w, g)) {
+            pokes_needed(w); /* its count may become the keep */
+            int hold = hold_at_once(w, g);
+            if (hold >= 0) {
+                hive_run_at_once_yielding(w, task, fn);
+                hive_private_enter(w);
+                at_once_done(w, (unsigned)hold);
+                hive_private_leave(w);
+                return HIVE_OK;
+            }
+            kept = false; /* every hold taken: queued */
+        }
+    }
+    if (kept) {
         kept_at_once(w, g, task, fn);
         return HIVE_OK;
-    }
-    /* At once while every core is busy (the top), the header untouched as
-     * above; its hold's count of g covers it while it runs. */
-    if (!solo && busy_at_once(w, &here) &&
-        atomic_load_explicit(&task->state, memory_order_acquire) == HIVE_TASK_IDLE) {
-        pokes_needed(w); /* its count may become the keep */
-        int hold = hold_at_once(w, g);
-        if (hold >= 0) {
-            hive_run_at_once_yielding(w, task, fn);
-            hive_private_enter(w);
-            at_once_done(w, (unsigned)hold);
-            hive_private_leave(w);
-            return HIVE_OK;
-        }
     }
     int err = hive_spawn_claim(task, fn);
     if (err != HIVE_OK)

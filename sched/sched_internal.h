@@ -100,8 +100,8 @@ _Static_assert(HIVE_GROUP_HOLDS <= 255u, "a hold's index must fit a task's chunk
  * once (group.c, "At once while every core is busy"). */
 #define HIVE_GROUP_QUEUED_ENOUGH 4u
 /* ... and only this many of its spawns after one of them last saw a core
- * wanting work (group.c). */
-#define HIVE_GROUP_QUIET_SPAWNS 1024u
+ * wanting work (group.c, "The stretch"). */
+#define HIVE_GROUP_QUIET_SPAWNS 16384u
 /* Tasks queued on a core (as above) under which a group spawn there stops
  * running its task at once for a full deque (group.c, "Full, then a
  * quarter"): once full, the deque is left to drain to this. */
@@ -188,8 +188,12 @@ struct hive_worker {
      * "Credits"). Owner-only; zero whenever the core sleeps. */
     uint32_t credits;
     /* The groups this core holds a count of for its private tasks, a stack
-     * (group.c, "Private group tasks"); holds_used of them are in use. */
-    unsigned holds_used;
+     * (group.c, "Private group tasks"); holds_used of them are in use.
+     * This core's and its interrupt's (which sheds ended holds): changed
+     * under the mark or by the interrupt outside one; read outside the mark
+     * only as a hint (hive_group_spawn's busy path). holds_used is atomic
+     * (relaxed) for that look; no instruction of its own. */
+    _Atomic unsigned holds_used;
     /* Group spawns made on this core in this run, and their number when
      * one last saw some core wanting work: a group spawn runs its task at
      * once while every core is busy only HIVE_GROUP_QUIET_SPAWNS of them

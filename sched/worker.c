@@ -64,7 +64,7 @@ void hive_worker_main(void *unused)
      * (all): the backstop's checks of this run begin after these stores
      * (the port starts none before a push of this core's arms one); an ask
      * is a hint whose loss waits for the asker's park (victims.c). */
-    w->holds_used = 0;
+    atomic_store_explicit(&w->holds_used, 0, memory_order_relaxed);
     atomic_store_explicit(&w->hold_keeping, 0, memory_order_relaxed);
     atomic_store_explicit(&w->kept_group, NULL, memory_order_relaxed);
     atomic_store_explicit(&w->keep_wake, 0, memory_order_relaxed);

@@ -341,7 +341,7 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * The spawn runs the task at once instead, before it returns, as OpenMP's
  * task may be run, when the run has one worker (no other core could take
  * it), when at more workers no core wants work (nor did at any of the
- * spawning core's last 1024 group spawns) and that core already has four tasks
+ * spawning core's last 16384 group spawns) and that core already has four tasks
  * queued (public or private) for the others to take (not in the lower
  * half of the stack in either case, where it is queued, so a chain of
  * tasks that each spawn the next keeps to half the stack), or when the
