@@ -2,7 +2,9 @@
  * Kept holds (sched/group.c, "Kept holds"; as of commit 0c54b95, and the
  * full deque's path, which takes no mark, as of 2026-11-30): a group
  * task that a busy core runs at once (hive_group_spawn's busy_at_once path
- * through a hold, or its path past a full deque) does not give its count of
+ * through a hold where the top hold is the group's, or with no hold -
+ * kept_at_once: past a full deque, or on the busy path otherwise) does
+ * not give its count of
  * the group back when it returns: the count stays as the core's keep
  * (hive_worker.hold_keeping and kept_group), and the group's next task run
  * at once or held there takes it over (keep_of, count_of) with no RMW of

@@ -92,7 +92,7 @@
  * ran through the keep with no hold (holds_for_busy), T3 ran 1.7 million
  * of its 4.1 million nodes so, with four tasks left for a thief where a
  * deque full then drained to a quarter leaves it 64: 64,000 steal
- * attempts a run against 21,000, and the run 2.5% slower. At 4,096
+ * attempts a run against 20,000, and the run 2.3% slower. At 4,096
  * spawns still 45,000 attempts; at 16,384, 16,000-18,000 and the run as
  * fast as before or faster (0.4003-0.4017 s against 0.4017-0.4027,
  * medians of 18-30 runs interleaved). Where cores rarely want work (T1:
@@ -283,7 +283,7 @@ static unsigned long keep_off(struct hive_worker *w)
 
 /* A count of g that this core has just finished with (a task of g run at
  * once returned) stays as the keep, if none is kept: true if it did.
- * Under the mark, or outside it (the full deque's path): kept_group is
+ * Under the mark, or outside it (kept_at_once): kept_group is
  * stored before the flag, and the interrupt ends only a keep whose flag it
  * sees - so it finds the group there, and before the flag's store it
  * leaves both alone. relaxed (all): this core's own flag, which the
@@ -310,7 +310,7 @@ static inline bool keep_begin(struct hive_worker *w, struct hive_group *g)
  * it). The flag's store comes first: from then on the interrupt leaves the
  * keep alone, so kept_group, read after it, is this core's - NULL where
  * the interrupt ended the keep between the look and the store (keep_off
- * clears it). So the full deque's path takes no mark: two marks a task,
+ * clears it). So kept_at_once takes no mark: two marks a task,
  * each two loads and two stores of private_busy, a look at private_asked
  * and three signal fences (which make the compiler load again what it
  * held), were a fifth of that path's cost at two workers. relaxed: as
@@ -700,7 +700,9 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
     if (!w->queues.forkjoin.solo && busy_at_once(w, &here) && (hold = hold_at_once(w, g)) >= 0) {
         /* At once while every core is busy, as hive_group_spawn's (which
          * looks before its claim; this header is claimed from the pool):
-         * run through the hold, as a private task is. */
+         * run through a hold - joined, or opened alone where
+         * hive_group_spawn's would take the keep (kept_at_once) - as a
+         * private task is: its end is a hold's task's (run_task.c). */
         t->group = g;
         t->kind = HIVE_TASK_GROUP_HELD;
         t->chunk_len = (unsigned char)hold;

@@ -498,8 +498,8 @@ static inline void hive_run_task_at_once(struct hive_worker *w, struct hive_task
  * group.c).
  * Nothing is counted in the run's outstanding: the spawner is a running
  * task, so the run cannot end meanwhile, and the spawn is over when fn
- * returns (a group's count is the caller's: group.c counts a full deque's
- * task in its group). What a queued task has,
+ * returns (a group's count is the caller's: group.c counts a task it runs
+ * at once at two workers and more in its group). What a queued task has,
  * it has too: a floor of its own (a deep wait inside it pops nothing its
  * spawner pushed: join.c, "Waiting"), the watchdog's record, the trace's
  * spawn (AT_ONCE), start and end, and its count in tasks_run and

@@ -134,7 +134,8 @@ HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
 }
 
 /*
- * The case a task run at once needs its hold for: its spawner is no task of
+ * The case a task run at once needs its count for (kept_at_once: the top
+ * hold is local's, not g's): its spawner is no task of
  * the group, and the group's waiter runs on another core. The entry (core
  * 0) spawns T into h, which core 1 takes, then A into g, and waits for g -
  * running A itself, which spins until B has started. T, on core 1, first
@@ -230,6 +231,70 @@ HIVE_TEST(group_task_run_at_once_counts_for_a_waiter_elsewhere)
     CHECK_EQ(at_once, rounds);
     printf("  %u of %u rounds ran B at once on core 1; the wait on core 0 waited for it\n", at_once,
            rounds);
+}
+
+/*
+ * Where every hold is taken, the busy path queues its task instead of
+ * running it at once (sched/group.c, holds_for_busy: a chain deeper than
+ * the holds feeds a thief from there). The entry holds the other core with
+ * a blocker, makes a quiet stretch of spawns each waited for, then, below
+ * the middle of its stack (where nothing runs at once), spawns one task
+ * into each of HIVE_GROUP_HOLDS groups: each is held privately in a hold
+ * of its own, which takes them all. Its next spawn, into another group and
+ * above the middle, finds every core busy and tasks queued - and no hold
+ * left, so its task is queued, not run inside the spawn.
+ */
+static struct {
+    struct hive_group quiet, fill[HIVE_GROUP_HOLDS], g;
+    struct hive_task quiet_task, fill_tasks[HIVE_GROUP_HOLDS], t;
+    atomic_uint ran;
+    unsigned used_before, ran_in_spawn, late;
+} sw_full_holds;
+
+static void sw_full_holds_task(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_full_holds.ran, 1);
+}
+
+static void sw_full_holds_fill(void *unused)
+{
+    (void)unused;
+    for (unsigned i = 0; i < HIVE_GROUP_HOLDS; i++)
+        CHECK_EQ(hive_group_spawn(&sw_full_holds.fill[i], &sw_full_holds.fill_tasks[i], sw_err_noop_task),
+                 HIVE_OK);
+}
+
+static void sw_full_holds_entry(void *unused)
+{
+    (void)unused;
+    sw_hold_spawn(1);
+    sw_full_holds.late = !sw_hold_started(1);
+    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS + 8 && !sw_full_holds.late; i++) {
+        CHECK_EQ(hive_group_spawn(&sw_full_holds.quiet, &sw_full_holds.quiet_task, sw_err_noop_task), HIVE_OK);
+        CHECK_EQ(hive_group_wait(&sw_full_holds.quiet), HIVE_OK);
+    }
+    (void)sw_descend(0, sw_full_holds_fill, NULL);
+    sw_full_holds.used_before = atomic_load(&hive_tls_worker->holds_used);
+    CHECK_EQ(hive_group_spawn(&sw_full_holds.g, &sw_full_holds.t, sw_full_holds_task), HIVE_OK);
+    sw_full_holds.ran_in_spawn = atomic_load(&sw_full_holds.ran);
+    sw_hold_release();
+    for (unsigned i = 0; i < HIVE_GROUP_HOLDS; i++)
+        CHECK_EQ(hive_group_wait(&sw_full_holds.fill[i]), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_full_holds.g), HIVE_OK);
+}
+
+HIVE_TEST(group_busy_spawn_queues_where_every_hold_is_taken)
+{
+    memset(&sw_full_holds, 0, sizeof sw_full_holds);
+    if (!sw_hold_cores(2))
+        return;
+    SW_RUN(2, sw_full_holds_entry, NULL);
+    CHECK(!sw_full_holds.late);
+    CHECK_EQ(sw_full_holds.used_before, HIVE_GROUP_HOLDS);
+    CHECK_EQ(sw_full_holds.ran_in_spawn, 0);
+    CHECK_EQ(atomic_load(&sw_full_holds.ran), 1);
+    printf("  %u holds taken: the spawn queued its task, which ran once\n", sw_full_holds.used_before);
 }
 
 /*
