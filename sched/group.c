@@ -379,6 +379,7 @@ void hive_group_keep_end(struct hive_worker *w)
 static int hold_for(struct hive_worker *w, struct hive_group *g)
 {
     bool kept = keep_of(w, g);
+    /* relaxed (and the store below): this core's, under the mark. */
     unsigned used = atomic_load_explicit(&w->holds_used, memory_order_relaxed);
     if (used && w->holds[used - 1].group == g) {
         w->holds[used - 1].tasks++;
@@ -440,6 +441,7 @@ void hive_group_hold_done(struct hive_worker *w, unsigned hold)
 static void at_once_done(struct hive_worker *w, unsigned hold)
 {
     struct hive_group_hold *h = &w->holds[hold];
+    /* relaxed: holds_used is this core's, read under the mark. */
     if (h->tasks == 1 && hold + 1 == atomic_load_explicit(&w->holds_used, memory_order_relaxed) &&
         keep_begin(w, h->group)) {
         /* The hold's last task: its count is the keep's now, and the hold

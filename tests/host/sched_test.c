@@ -151,10 +151,7 @@ HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
 static void sw_make_busy_at_once(struct hive_group *local, struct hive_task *quiet,
                                  struct hive_task *queued)
 {
-    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS; i++) {
-        CHECK_EQ(hive_group_spawn(local, quiet, sw_err_noop_task), HIVE_OK);
-        CHECK_EQ(hive_group_wait(local), HIVE_OK);
-    }
+    sw_quiet_stretch(local, quiet, HIVE_GROUP_QUIET_SPAWNS);
     for (unsigned i = 0; i < HIVE_GROUP_QUEUED_ENOUGH; i++)
         CHECK_EQ(hive_group_spawn(local, &queued[i], sw_err_noop_task), HIVE_OK);
 }
@@ -270,10 +267,8 @@ static void sw_full_holds_entry(void *unused)
     (void)unused;
     sw_hold_spawn(1);
     sw_full_holds.late = !sw_hold_started(1);
-    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS + 8 && !sw_full_holds.late; i++) {
-        CHECK_EQ(hive_group_spawn(&sw_full_holds.quiet, &sw_full_holds.quiet_task, sw_err_noop_task), HIVE_OK);
-        CHECK_EQ(hive_group_wait(&sw_full_holds.quiet), HIVE_OK);
-    }
+    if (!sw_full_holds.late)
+        sw_quiet_stretch(&sw_full_holds.quiet, &sw_full_holds.quiet_task, HIVE_GROUP_QUIET_SPAWNS + 8);
     (void)sw_descend(0, sw_full_holds_fill, NULL);
     sw_full_holds.used_before = atomic_load(&hive_tls_worker->holds_used);
     CHECK_EQ(hive_group_spawn(&sw_full_holds.g, &sw_full_holds.t, sw_full_holds_task), HIVE_OK);

@@ -117,6 +117,17 @@ static inline struct hive_config sw_cfg(unsigned cores)
 static void sw_err_noop_task(struct hive_task *t) { (void)t; }
 static void sw_err_noop(void *p) { (void)p; }
 
+/* A quiet stretch (sched/group.c): `spawns` group spawns of t into g, each
+ * waited for at once - queued, then taken back by the wait - so that none
+ * sees a core wanting work where the caller holds every other core. */
+static void sw_quiet_stretch(struct hive_group *g, struct hive_task *t, unsigned spawns)
+{
+    for (unsigned i = 0; i < spawns; i++) {
+        CHECK_EQ(hive_group_spawn(g, t, sw_err_noop_task), HIVE_OK);
+        CHECK_EQ(hive_group_wait(g), HIVE_OK);
+    }
+}
+
 /* ---- fib: a join per call, no cutoff (workloads/fib.h) ---------------------------- */
 
 static void sched_case_fib(unsigned cores, unsigned n)
@@ -1070,12 +1081,8 @@ static void sw_busy_entry(void *unused)
         s->early_at_once += atomic_load(&s->early_runs) != before;
     }
     CHECK_EQ(hive_group_wait(&s->quiet), HIVE_OK);
-    /* A quiet stretch: HIVE_GROUP_QUIET_SPAWNS group spawns, none of which
-     * sees a core wanting work (each queued, then taken back by the wait). */
-    for (unsigned i = 0; i < HIVE_GROUP_QUIET_SPAWNS && !s->blockers_late; i++) {
-        CHECK_EQ(hive_group_spawn(&s->quiet, &s->quiet_task, sw_err_noop_task), HIVE_OK);
-        CHECK_EQ(hive_group_wait(&s->quiet), HIVE_OK);
-    }
+    if (!s->blockers_late)
+        sw_quiet_stretch(&s->quiet, &s->quiet_task, HIVE_GROUP_QUIET_SPAWNS);
     /* The blockers' cores took them: the entry's deque is empty again. */
     for (unsigned i = 0; i < SW_BUSY_TASKS && !s->blockers_late; i++) {
         CHECK_EQ(hive_group_spawn(&s->g, &s->tasks[i], sw_busy_task), HIVE_OK);
