@@ -174,6 +174,30 @@ static inline unsigned char *sb_hits_zero(struct sb_hits *h, size_t n, unsigned 
     return h->hit;
 }
 
+/* The peers' task records (workloads/spawn.h, struct wl_spawn_item): kept
+ * between runs, only growing, numbered before every run, outside the
+ * timing. */
+struct sb_items {
+    struct wl_spawn_item *item;
+    size_t cap;
+};
+
+static inline struct wl_spawn_item *sb_items_fill(struct sb_items *it, size_t n)
+{
+    if (n > it->cap) {
+        free(it->item);
+        /* 64-aligned: a record a cache line, as hive's task records are. */
+        it->item = (struct wl_spawn_item *)aligned_alloc(64, n * sizeof *it->item);
+        if (!it->item) {
+            fprintf(stderr, "sched_bench: out of memory\n");
+            exit(1);
+        }
+        it->cap = n;
+    }
+    wl_spawn_items_fill(it->item, n);
+    return it->item;
+}
+
 static inline int sb_sort_ok(const struct sb_sortbuf *s)
 {
     return wl_msort_ok(s->a, s->n, s->sum);

@@ -128,6 +128,7 @@ static uint64_t skynet_omp(uint64_t num, uint64_t size)
 static struct sb_sortbuf sortbuf;
 static struct sb_hits hitbuf;
 static unsigned char *hits;
+static struct sb_items itembuf;
 
 static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
 {
@@ -145,8 +146,11 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
      * once 64 a thread are queued), as hive_spawn_or_run may. */
     int spawn = w == SB_SPAWN || w == SB_SPAWN_OR_RUN;
     size_t stride = wl_spawn_stride(size);
-    if (spawn)
+    struct wl_spawn_item *items = NULL;
+    if (spawn) {
         hits = sb_hits_zero(&hitbuf, size, threads);
+        items = sb_items_fill(&itembuf, size);
+    }
     double t0 = sb_now();
 #pragma omp parallel num_threads(threads)
 #pragma omp single
@@ -159,8 +163,9 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
             v = queens_omp(n, 0, wl_queens_empty());
         } else if (spawn) {
             for (size_t i = 0; i < size; i++) {
-#pragma omp task
-                hits[(size_t)omp_get_thread_num() * stride + i]++;
+                const struct wl_spawn_item *x = &items[i]; /* the task's record */
+#pragma omp task firstprivate(x)
+                hits[(size_t)omp_get_thread_num() * stride + x->i]++;
             }
 #pragma omp taskwait
         } else if (w == SB_UTS_T1 || w == SB_UTS_T3) {
@@ -207,9 +212,9 @@ static int run_omp(int w, unsigned threads, size_t size, struct sb_result *r)
 }
 
 /* spawn's task body, called through a pointer by the serial baseline. */
-static void mark(unsigned char *hit)
+static void mark(const struct wl_spawn_item *x)
 {
-    (*hit)++;
+    hits[x->i]++;
 }
 
 static int run_serial(int w, unsigned threads, size_t size, struct sb_result *r)
@@ -218,11 +223,12 @@ static int run_serial(int w, unsigned threads, size_t size, struct sb_result *r)
     if (w != SB_SPAWN && w != SB_SPAWN_OR_RUN)
         return sb_run_serial(w, size, r, &sortbuf);
     hits = sb_hits_zero(&hitbuf, size, 1);
+    const struct wl_spawn_item *items = sb_items_fill(&itembuf, size);
     /* volatile: a real indirect call per task, as a scheduler makes. */
-    void (*volatile fn)(unsigned char *) = mark;
+    void (*volatile fn)(const struct wl_spawn_item *) = mark;
     double t0 = sb_now();
     for (size_t i = 0; i < size; i++)
-        fn(&hits[i]);
+        fn(&items[i]);
     r->secs = sb_now() - t0;
     r->tasks = size;
     r->ok = wl_spawn_ok(hits, size, 1);

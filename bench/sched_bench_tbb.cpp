@@ -121,6 +121,7 @@ static uint64_t skynet_tbb(uint64_t num, uint64_t size)
 
 static struct sb_sortbuf sortbuf;
 static struct sb_hits hitbuf;
+static struct sb_items itembuf;
 static std::unique_ptr<tbb::task_arena> arenas[SB_MAX_THREADS + 1];
 
 static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
@@ -166,18 +167,21 @@ static int run_tbb(int w, unsigned threads, size_t size, struct sb_result *r)
     }
     case SB_SPAWN: {
         unsigned char *hit = sb_hits_zero(&hitbuf, size, threads);
+        const struct wl_spawn_item *items = sb_items_fill(&itembuf, size);
         size_t stride = wl_spawn_stride(size);
         t0 = sb_now();
         arena.execute([&] {
             tbb::task_group g;
-            for (size_t i = 0; i < size; i++)
-                g.run([hit, stride, threads, i] {
+            for (size_t i = 0; i < size; i++) {
+                const struct wl_spawn_item *x = &items[i]; // the task's record
+                g.run([hit, stride, threads, x] {
                     // The thread's slot in this arena, 0 .. threads - 1;
                     // any other marks nothing, and the check fails.
                     int t = tbb::this_task_arena::current_thread_index();
                     if (t >= 0 && (unsigned)t < threads)
-                        hit[(size_t)t * stride + i]++;
+                        hit[(size_t)t * stride + x->i]++;
                 });
+            }
             g.wait();
         });
         r->secs = sb_now() - t0;

@@ -209,6 +209,16 @@ pub fn spawn_stride(n: usize) -> usize {
     (n + 63) / 64 * 64
 }
 
+/// A task's own record, from which it reads its number: one cache line
+/// each, in one array (workloads/spawn.h, struct wl_spawn_item: the same
+/// work in every program, hive's tasks reading theirs from the record that
+/// holds their header).
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Default)]
+pub struct SpawnItem {
+    pub i: usize,
+}
+
 /// Every task ran exactly once: the `threads` threads' marks of each of the
 /// n tasks add up to 1.
 pub fn spawn_ok(hit: &[u8], n: usize, threads: usize) -> bool {

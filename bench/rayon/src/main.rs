@@ -107,6 +107,7 @@ struct Bench {
     a: Vec<u32>,
     tmp: Vec<u32>,
     hits: Vec<u8>,
+    items: Vec<SpawnItem>,
     expect: uts::Expect,
 }
 
@@ -144,6 +145,17 @@ impl Bench {
         let h = &mut self.hits[..len];
         h.fill(0);
         h
+    }
+
+    /// spawn's task records (SpawnItem), kept between runs, only growing,
+    /// numbered before each (as every program's are).
+    fn items_fill(&mut self, n: usize) {
+        if self.items.len() < n {
+            self.items = touched(n);
+        }
+        for (i, x) in self.items[..n].iter_mut().enumerate() {
+            x.i = i;
+        }
     }
 
     fn tree(w: Wl, size: usize) -> uts::Tree {
@@ -185,17 +197,20 @@ impl Bench {
                 let threads = pool.current_num_threads();
                 let stride = spawn_stride(size);
                 let marks = Marks(self.hits_zero(size, threads).as_mut_ptr());
+                self.items_fill(size);
+                let items = &self.items[..size];
                 r.secs = timed(|| {
                     pool.install(|| {
                         rayon::scope(|s| {
-                            for i in 0..size {
+                            for x in items {
+                                // x: the task's record.
                                 s.spawn(move |_| {
                                     // The worker's index in this pool, 0 ..
                                     // threads - 1; any other marks nothing,
                                     // and the check fails.
                                     if let Some(t) = rayon::current_thread_index() {
                                         if t < threads {
-                                            marks.add_one(t * stride + i);
+                                            marks.add_one(t * stride + x.i);
                                         }
                                     }
                                 });
@@ -251,13 +266,15 @@ impl Bench {
                 r.ok = v == queens_expect(n);
             }
             Wl::Spawn => {
-                let hits = &mut self.hits_zero(size, 1)[..size];
+                self.items_fill(size);
+                self.hits_zero(size, 1);
+                let (items, hits) = (&self.items[..size], &mut self.hits[..size]);
                 // Read through a volatile load: a real indirect call per task,
                 // as the scheduler makes (sched_bench.c calls through a
                 // volatile function pointer).
-                let body: fn(&mut u8) = task_body;
+                let body: fn(&SpawnItem, &mut [u8]) = task_body;
                 let f = unsafe { std::ptr::read_volatile(&body) };
-                r.secs = timed(|| hits.iter_mut().for_each(|h| f(h))).1;
+                r.secs = timed(|| items.iter().for_each(|x| f(x, hits))).1;
                 r.tasks = size as u64;
                 r.ok = spawn_ok(&self.hits, size, 1);
             }
@@ -288,9 +305,9 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (v, t0.elapsed().as_secs_f64())
 }
 
-/// The spawn workload's task: mark its own byte.
-fn task_body(h: &mut u8) {
-    *h += 1;
+/// The spawn workload's task: mark its own byte, the one its record names.
+fn task_body(x: &SpawnItem, hits: &mut [u8]) {
+    hits[x.i] += 1;
 }
 
 /// The spawn workload's marks as its tasks reach them: every thread its own
@@ -323,6 +340,7 @@ fn main() {
         a: Vec::new(),
         tmp: Vec::new(),
         hits: Vec::new(),
+        items: Vec::new(),
         expect: uts::Expect::new(),
     };
     if serial {
