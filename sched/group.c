@@ -779,15 +779,21 @@ int hive_group_wait(struct hive_group *g)
     if (!w)
         return HIVE_ESTATE;
     HIVE_CHECK_MAY_BLOCK(w->spin_held_at_start);
+    /* A wait ends this core's keep first (hive_wait_for, and "Kept holds"
+     * above), here before the look below: past a full deque or while
+     * every core is busy, g's last task run at once leaves g's count kept,
+     * and the look would find the wait's own keep. */
+    hive_group_keep_drop(w);
     /* Every task of g has finished already - at one worker always, as a
      * group spawn there runs its task at once, and wherever all of them ran
      * at once: no wait, and none of what a wait does for its time (the
-     * latent frames' offer and floor, the watchdog's pause, dropping a kept
-     * hold): 58 instructions a wait, 15 a node of UTS T3 at one worker. A
-     * hold kept of g would hold g's count above zero, so none is left
-     * kept here. acquire: pairs with the release decrement of the last
-     * task's end (hive_await_done), so what g's tasks wrote is visible, as
-     * after a wait. */
+     * latent frames' offer and floor, the watchdog's pause): 58
+     * instructions a wait, 15 a node of UTS T3 at one worker. acquire:
+     * pairs with the release decrements of g's tasks' ends
+     * (hive_await_done) and keeps' (keep_off), so what g's tasks wrote is
+     * visible, as after a wait - reading the keep's decrement just made
+     * here too: an RMW continues the release sequences of those before
+     * it. */
     if (hive_await_count(&g->pending) == 0)
         return HIVE_OK;
     HIVE_TRACE_EVENT(HIVE_TRACE_WAIT, &g->pending, 1);
