@@ -290,8 +290,9 @@ def md_report(r, header):
                   "hive: hive_spawn, every task queued (LIFO slot, FIFO ring, overflow to the global"
                   " queue, steals); oneTBB: task_group::run; OpenMP: task in a loop, then taskwait"
                   " (libgomp and libomp run a task at once when too many are queued); Rayon:"
-                  " rayon::scope, spawn in a loop. Each task marks its byte in its thread's own"
-                  " array, for the check."),
+                  " rayon::scope, spawn in a loop. Each task reads its number from a 64-byte"
+                  " record of its own (hive's holds its task header) and marks its byte in its"
+                  " thread's own array, for the check."),
         "spawn-or-run": ("Spawn or run: the same {n:,} tasks, where a spawn may run its task at once",
                          "hive: hive_spawn_or_run, which runs the task on the spawner's stack when"
                          " the spawner's queues are full (its LIFO slot and 256 in its ring) and every"
@@ -429,7 +430,9 @@ def summary_table(r, what="median"):
     if what == "median":
         out = ["## Summary", "", f"Medians. Speedups at {th} threads over the serial gcc build (in"
                " brackets: over the runtime's own compiler's serial build); serial rows give their"
-               " time instead.", ""]
+               " time instead. spawn: hive (hive_spawn), oneTBB and Rayon queue every task, while"
+               " OpenMP's task may run at once (libgomp does past 64 queued a thread), as"
+               " hive_spawn_or_run may: compare OpenMP with hive's spawn-or-run.", ""]
     else:
         out = ["## Summary of the best runs", "", "The same from each figure's best repetition (its"
                " fastest run, and the serial builds' fastest): the runs least disturbed by other work"
