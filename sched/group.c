@@ -784,18 +784,24 @@ int hive_group_wait(struct hive_group *g)
      * every core is busy, g's last task run at once leaves g's count kept,
      * and the look would find the wait's own keep. */
     hive_group_keep_drop(w);
-    /* Every task of g has finished already - at one worker always, as a
-     * group spawn there runs its task at once, and wherever all of them ran
-     * at once: no wait, and none of what a wait does for its time (the
-     * latent frames' offer and floor, the watchdog's pause): 58
-     * instructions a wait, 15 a node of UTS T3 at one worker. acquire:
+    /* Every task of g has finished already - at one worker, high on the
+     * stack, where a group spawn runs its task at once, and wherever all of
+     * them ran at once: no wait, and none of what a wait does for its time
+     * (the latent frames' offer and floor): 58 instructions a wait, 15 a
+     * node of UTS T3 at one worker. Still a scheduling point for the
+     * watchdog, as hive.h promises every group wait: the task's time
+     * starts again (a task that waits on an empty group to say it is
+     * alive relies on it). acquire:
      * pairs with the release decrements of g's tasks' ends
      * (hive_await_done) and keeps' (keep_off), so what g's tasks wrote is
      * visible, as after a wait - reading the keep's decrement just made
      * here too: an RMW continues the release sequences of those before
      * it. */
-    if (hive_await_count(&g->pending) == 0)
+    if (hive_await_count(&g->pending) == 0) {
+        if (w->watch)
+            hive_watch_restart(w->id);
         return HIVE_OK;
+    }
     HIVE_TRACE_EVENT(HIVE_TRACE_WAIT, &g->pending, 1);
     hive_wait_for(w, &g->pending, help_group_waiter, g);
     HIVE_TRACE_EVENT(HIVE_TRACE_WAIT_END, &g->pending, 0);

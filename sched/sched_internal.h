@@ -676,6 +676,9 @@ void hive_watch_leave(unsigned core, struct hive_watch_mark prior);
 /* Its task waits (in the scheduler, not stuck) and later resumes. */
 struct hive_watch_mark hive_watch_suspend(unsigned core);
 void hive_watch_resume(unsigned core, struct hive_watch_mark mark);
+/* Its task passed a scheduling point that waited for nothing (a group wait
+ * whose tasks had all finished): its time starts again, as after a wait. */
+void hive_watch_restart(unsigned core);
 
 /* ---- stats.c ---- */
 void hive_stats_collect(uint64_t elapsed_ns, uint64_t unwaited_group_tasks);

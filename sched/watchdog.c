@@ -152,6 +152,11 @@ void hive_watch_resume(unsigned core, struct hive_watch_mark mark)
         set(core, resumed(mark.since), mark.fn);
 }
 
+void hive_watch_restart(unsigned core)
+{
+    hive_watch_resume(core, hive_watch_suspend(core));
+}
+
 int hive_task_runs_forever(void)
 {
     struct hive_worker *w = hive_self();

@@ -1,8 +1,9 @@
 /*
  * spawn: n independent tasks spawned one after the other by one task, then
- * all awaited (on hive: the run's end). Each task marks its own byte, so the
- * checker sees any task lost or run twice. What it measures is the spawn path
- * alone: pushes, steals and wake-ups, no joins.
+ * all awaited (on hive: the run's end). Each task reads its number from a
+ * 64-byte record of its own (below) and marks its own byte, so the checker
+ * sees any task lost or run twice. What it measures is the spawn path with
+ * one line of data a task: pushes, steals and wake-ups, no joins.
  *
  * Each thread marks in an array of its own: thread t marks task i at
  * hit[t * stride + i], the arrays wl_spawn_stride(n) bytes apart - whole
@@ -45,12 +46,15 @@ static inline int wl_spawn_ok(const unsigned char *hit, size_t n, unsigned threa
 /* Each task's own data: a 64-byte record, one per task in one array, from
  * which the task reads its number - the same work for every runtime and for
  * the serial baselines. hive's record is its task header and the number
- * (struct wl_spawn_task, spawn.c: the header lives in the caller's record,
- * its API); a peer's task is handed a pointer to its record and its runtime
- * keeps its own task object besides. Without records the peers' tasks
- * touched no memory of their own while hive's touched 64 bytes each, the
- * one program of the four whose serial baseline walked 64 MB (8.7 ns a task
- * against 1.3-1.7): the workload differed, not only the scheduler. A line
+ * (struct wl_spawn_task, spawn.c: hive's API takes a header from the caller
+ * for every queued task); a peer's task is handed a pointer to its record
+ * and its runtime keeps its own task object besides. Without records the
+ * peers' tasks read only their runtimes' task objects (which those reuse)
+ * while hive's read 64 bytes each of 64 MB, the one program of the four
+ * whose serial baseline walked memory (8.7 ns a task against 1.3-1.7): the
+ * workloads differed. With them, hive's header shares its record's line
+ * and a peer reads one line more a task: this helps hive's intrusive
+ * header, by design (bench/README.md keeps the figures without). A line
  * each, so that two cores running neighbouring tasks never share one. */
 struct wl_spawn_item {
     size_t i;
