@@ -117,13 +117,19 @@ static inline void sb_touch(void *p, size_t n)
         b[n - 1] = 0;
 }
 
-static inline void *sb_alloc(size_t n)
+/* p, or the end of the program if an allocation failed. */
+static inline void *sb_allocated(void *p)
 {
-    void *p = malloc(n ? n : 1);
     if (!p) {
         fprintf(stderr, "sched_bench: out of memory\n");
         exit(1);
     }
+    return p;
+}
+
+static inline void *sb_alloc(size_t n)
+{
+    void *p = sb_allocated(malloc(n ? n : 1));
     sb_touch(p, n);
     return p;
 }
@@ -186,12 +192,9 @@ static inline struct wl_spawn_item *sb_items_fill(struct sb_items *it, size_t n)
 {
     if (n > it->cap) {
         free(it->item);
-        /* 64-aligned: a record a cache line, as hive's task records are. */
-        it->item = (struct wl_spawn_item *)aligned_alloc(64, n * sizeof *it->item);
-        if (!it->item) {
-            fprintf(stderr, "sched_bench: out of memory\n");
-            exit(1);
-        }
+        /* 64-aligned: a record a cache line, as hive's task records are.
+         * Every page is written by the fill below. */
+        it->item = (struct wl_spawn_item *)sb_allocated(aligned_alloc(64, n * sizeof *it->item));
         it->cap = n;
     }
     wl_spawn_items_fill(it->item, n);

@@ -4,11 +4,10 @@
  * task that a busy core runs at once (hive_group_spawn's busy_at_once path
  * through a hold where the top hold is the group's, or with no hold -
  * kept_at_once: past a full deque, or on the busy path otherwise) does
- * not give its count of
- * the group back when it returns: the count stays as the core's keep
- * (hive_worker.hold_keeping and kept_group), and the group's next task run
- * at once or held there takes it over (keep_of, count_of) with no RMW of
- * the group. The keep holds the group's count while its spawner runs on, so
+ * not give its count of the group back when it returns: the count stays
+ * as the core's keep (hive_worker.hold_keeping and kept_group), and the
+ * group's next task run at once or held there takes it over (keep_of,
+ * count_of) with no RMW of the group. The keep holds the group's count while its spawner runs on, so
  * it ends at any wait and at the spawning task's end (hive_group_keep_drop),
  * before a task of another group is run at once or held there (keep_of),
  * and - for a spawner that runs on without calling hive, perhaps for ever -
@@ -39,9 +38,9 @@
  *     group's, or a hold opened alone where that look went stale.)
  *     With -DKINDS a task may also run with no hold (kept_at_once: past a
  *     full deque, or the busy path where the top hold is another
- *     group's), which takes no mark (keep_take: the look at hold_keeping, its store, then
- *     kept_group read and cleared; g's count the keep's or the RMW; fn;
- *     then keep_begin - kept_group, then the flag - or
+ *     group's), which takes no mark (keep_take: the look at hold_keeping,
+ *     its store, then kept_group read and cleared; g's count the keep's or
+ *     the RMW; fn; then keep_begin - kept_group, then the flag - or
  *     hive_group_task_done) or be hive_group_spawn_fn's (through the hold
  *     and hive_run_task, whose end is hive_group_hold_done: no keep).
  *     Between two tasks it goes on, or the keep ends: a wait or a task's

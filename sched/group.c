@@ -791,12 +791,11 @@ int hive_group_wait(struct hive_group *g)
      * node of UTS T3 at one worker. Still a scheduling point for the
      * watchdog, as hive.h promises every group wait: the task's time
      * starts again (a task that waits on an empty group to say it is
-     * alive relies on it). acquire:
-     * pairs with the release decrements of g's tasks' ends
-     * (hive_await_done) and keeps' (keep_off), so what g's tasks wrote is
-     * visible, as after a wait - reading the keep's decrement just made
-     * here too: an RMW continues the release sequences of those before
-     * it. */
+     * alive relies on it). acquire: pairs with the release decrements of
+     * g's tasks' ends (hive_await_done) and keeps' (keep_off), so what g's
+     * tasks wrote is visible, as after a wait - reading the keep's
+     * decrement just made here too: an RMW continues the release
+     * sequences of those before it. */
     if (hive_await_count(&g->pending) == 0) {
         if (w->watch)
             hive_watch_restart(w->id);

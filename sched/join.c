@@ -103,11 +103,11 @@
  * exactly the same pushes as before, each followed by its notify. What a
  * latent frame can cost is parallelism: it becomes stealable at the next
  * join this core makes after some core started to want work (or when this
- * core enters a wait that has something to wait for, below), not at once - a join whose fa is one long leaf
- * keeps its fb private for that leaf's length. That is why a task's first
- * join - the biggest piece it makes, whose fa may be that long leaf - is
- * shared at once. Rayon pays for its cheap push by letting a sleeper miss
- * it; here nothing is pushed unseen.
+ * core enters a wait that has something to wait for, below), not at once -
+ * a join whose fa is one long leaf keeps its fb private for that leaf's
+ * length. That is why a task's first join - the biggest piece it makes,
+ * whose fa may be that long leaf - is shared at once. Rayon pays for its
+ * cheap push by letting a sleeper miss it; here nothing is pushed unseen.
  *
  * The list. Each frame links to the one recorded before it on this core
  * (`below`), so the list runs newest first, down the stack, with no bound

@@ -135,10 +135,10 @@ HIVE_TEST(group_spawn_runs_at_once_while_every_core_is_busy)
 
 /*
  * The case a task run at once needs its count for (kept_at_once: the top
- * hold is local's, not g's): its spawner is no task of
- * the group, and the group's waiter runs on another core. The entry (core
- * 0) spawns T into h, which core 1 takes, then A into g, and waits for g -
- * running A itself, which spins until B has started. T, on core 1, first
+ * hold is local's, not g's): its spawner is no task of the group, and the
+ * group's waiter runs on another core. The entry (core 0) spawns T into h,
+ * which core 1 takes, then A into g, and waits for g - running A itself,
+ * which spins until B has started. T, on core 1, first
  * makes a quiet stretch of group spawns and queues 4 tasks of a group of
  * its own, so that its spawn of B into g runs B at once (every core busy:
  * core 0 runs A); B runs 20 ms. The entry's wait for g must not return
