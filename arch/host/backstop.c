@@ -32,19 +32,34 @@
  * for it (12-24 ms measured here), which a first push's notify would
  * otherwise spend in the middle of a task.
  *
- * A due check waits while no core thread is inside hive_port_wait or polls
+ * A check waits while no core thread sleeps in hive_port_wait or polls
  * (hive_port_poll_begin: sched/port.h allows it): a check acts only on a
  * parked core or on a waiter's ask - a waiter that can sleep sleeps only
- * there, and one that cannot polls (it counts as one that sleeps, below). While every core is busy the check would only look at the idle
- * state and ask again, a wake-up of this thread per period and pushing core -
- * a context switch on a machine whose CPUs the workers fill (2% of UTS at 2
- * workers here). So a check that comes due then is held (`held_back`), and
- * the first core to enter hive_port_wait or to poll (host_backstop_wait_begin) signals
- * the thread, which runs it at once. The handshake is Dekker's: the thread
+ * there, and one that cannot polls (it counts as one that sleeps, below).
+ * While every core is busy the check would only look at the idle state and
+ * ask again, a wake-up of this thread per period and pushing core - a
+ * context switch on a machine whose CPUs the workers fill (2% of UTS at 2
+ * workers here). So a pending check is held (`held_back`): the thread does
+ * not even time it, and a core that asks for one does not wake the thread
+ * to tell it; the first core to sleep or to poll (host_backstop_wait_begin)
+ * signals the thread, which times it from then, or runs it at once if it
+ * is due. A core that parks counts only once its spin is over and it is
+ * about to sleep (port.c): signalled as it began to spin, the thread took
+ * the CPU of that core or of a busy one, while most parks end within the
+ * spin, at a wake from the core that offers the work. (N-Queens at 2
+ * workers on a 2-CPU host, 4 ms a run: the thread ran 3-4 times a run, for
+ * 3-60 us each - a membarrier's interrupts in a virtual machine - and core
+ * 0's thread was switched out as often; held until a core sleeps, the
+ * thread ran about once in 10 runs, and the runs took 2.5% less time.)
+ *
+ * The handshake is Dekker's: the thread (or a core asking for a check)
  * sets held_back then reads `waiters`, a core adds itself to `waiters` then
- * reads held_back, a seq_cst fence between each store and load; the thread
- * holds the mutex from its store until its condition wait releases it, and
- * the core takes it to signal, so the signal cannot come before the wait.
+ * reads held_back, a seq_cst fence between each store and load. Both set
+ * held_back under the mutex, and the core takes it to signal: the thread
+ * holds it from its store until its condition wait releases it, and is,
+ * when a core asking for a check holds it, in a wait already or about to
+ * look at everything again (after a pass of checks, which it makes
+ * unlocked), so no signal comes too early to wake it or too late to count.
  *
  * The thread is created at the first call and kept, like the core threads
  * (cores.c): a run that never asks for a check costs nothing, and one that
@@ -143,6 +158,16 @@ void hive_port_backstop_fence(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* Under mu. Is a core waiting? If not, mark a check held back, so that the
+ * first core to wait signals (the handshake at the top: our store, a fence,
+ * our load of `waiters`). The caller then leaves the thread asleep. */
+static bool nobody_waits_held_back(void)
+{
+    atomic_store(&backstop.held_back, true);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with host_backstop_wait_begin's */
+    return atomic_load(&backstop.waiters) == 0;
+}
+
 static void *backstop_thread(void *unused)
 {
     (void)unused;
@@ -153,6 +178,14 @@ static void *backstop_thread(void *unused)
             pthread_cond_wait(&backstop.wake, &backstop.mu);
             continue;
         }
+        /* Pending, and no core waits: held back until one does (the top),
+         * due or not - not even timed meanwhile. */
+        bool held_back = nobody_waits_held_back();
+        if (held_back)
+            pthread_cond_wait(&backstop.wake, &backstop.mu);
+        atomic_store(&backstop.held_back, false);
+        if (held_back)
+            continue; /* a core waits, an earlier due, a drop, a hold, or spurious */
         uint64_t now = hive_port_now_ns();
         if (now < backstop.next) {
             struct timespec ts = {(time_t)(backstop.next / 1000000000u),
@@ -160,15 +193,9 @@ static void *backstop_thread(void *unused)
             pthread_cond_timedwait(&backstop.wake, &backstop.mu, &ts);
             continue; /* due, an earlier one, a drop, or a spurious return */
         }
-        /* Due, and no core waits: hold it back until one does (the top). */
-        atomic_store(&backstop.held_back, true);
-        atomic_thread_fence(memory_order_seq_cst); /* pairs with host_backstop_wait_begin's */
-        bool nobody_waits = atomic_load(&backstop.waiters) == 0;
-        if (nobody_waits)
-            pthread_cond_wait(&backstop.wake, &backstop.mu);
-        atomic_store(&backstop.held_back, false);
-        if (nobody_waits)
-            continue; /* a core waits, an earlier due, a drop, a hold, or spurious */
+        /* Due, and a core waited a moment ago: run it, even if that core
+         * has just left its wait (a check may run at any time; holding it
+         * back only spares this thread's wake-ups). */
         unsigned n = 0;
         uint64_t next = NONE;
         for (unsigned i = 0; i < backstop.cores; i++) {
@@ -243,7 +270,10 @@ void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
             backstop.cores = core + 1;
         if (due < backstop.next) {
             backstop.next = due;
-            pthread_cond_signal(&backstop.wake);
+            /* The thread times it only while a core waits (the top): if
+             * none does, the first that does will signal it. */
+            if (!nobody_waits_held_back())
+                pthread_cond_signal(&backstop.wake);
         }
     }
     pthread_mutex_unlock(&backstop.mu);

@@ -275,7 +275,7 @@ static uint64_t deadline_of(uint64_t timeout_ns, uint64_t now)
     return timeout_ns == 0 || timeout_ns > UINT64_MAX - now ? 0 : now + timeout_ns;
 }
 
-static void wait_for_wake(uint64_t timeout_ns)
+void hive_port_wait(uint64_t timeout_ns)
 {
     struct host_core *c = &cores[this_core];
     uint64_t now = hive_port_now_ns();
@@ -296,8 +296,16 @@ static void wait_for_wake(uint64_t timeout_ns)
             break;
         hive_port_cpu_relax();
     }
+    /* Spun out with no wake: from here the core counts as waiting to the
+     * backstop (backstop.c), whose held-back check may now run, on the CPU
+     * this core leaves. Not while it spins: a check run then took that
+     * spinning core's CPU, or a busy one's, for tens of microseconds (a
+     * membarrier's interrupts in a virtual machine), while most parks end
+     * within the spin - a wake from a core that offers work. */
+    host_backstop_wait_begin();
     if (deadline && hive_port_now_ns() >= deadline) {
         atomic_fetch_add_explicit(&c->timed_out, 1, memory_order_relaxed);
+        host_backstop_wait_end();
         return;
     }
     /* Phase two: sleep, unless a wake came meanwhile (the handshake). */
@@ -324,13 +332,6 @@ static void wait_for_wake(uint64_t timeout_ns)
      * wait again with the wake gone. */
     (void)atomic_exchange(&c->wake_pending, false);
     pthread_mutex_unlock(&c->mu);
-}
-
-void hive_port_wait(uint64_t timeout_ns)
-{
-    /* A backstop check held back while no core waited runs now. */
-    host_backstop_wait_begin();
-    wait_for_wake(timeout_ns);
     host_backstop_wait_end();
 }
 
