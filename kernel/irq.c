@@ -142,7 +142,7 @@ void hive_kernel_irq(int source)
         arch_halt();
     struct irq_core *c = &cores[hive_cpu_id()];
     c->depth++;
-    void *sched_saved = hive_sched_interrupt_enter();
+    struct hive_sched_interrupted sched_saved = hive_sched_interrupt_enter();
     HIVE_TRACE_EVENT(HIVE_TRACE_IRQ, (unsigned)source, 0);
     if (source == HIVE_IRQ_DOORBELL) {
         /* Nothing to do: taking it was its whole purpose (it ended a WFI,

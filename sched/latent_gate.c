@@ -57,8 +57,15 @@
 
 #include "sched/latent_gate.h"
 #include "sched/port.h"
+#include "sched/sched.h" /* hive_tls_task_worker */
 
 _Thread_local _Atomic(struct hive_latent_stack *) hive_latent_here;
+
+/* The other per-core pointer the interrupt hooks hide (sched/sched.h): here
+ * beside the gate, not in run.c, because the ports' interrupt paths link
+ * with the queue sources alone in the queue tests, and this file, which
+ * they need for the gate, comes with them. */
+_Thread_local _Atomic(struct hive_worker *) hive_tls_task_worker;
 
 static void gate_close(void)
 {

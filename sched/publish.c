@@ -289,11 +289,8 @@ static void make_stealable(struct hive_worker *w, uint32_t have, uint32_t n)
  * (or for the next check, where the host's poke gave up waiting for its
  * handler).
  */
-void hive_sched_poked(void)
+static void poked(struct hive_worker *w)
 {
-    struct hive_worker *w = hive_tls_worker;
-    if (!w)
-        return;
     /* relaxed (both): this core's own marks, read in an interrupt of it
      * (sched_internal.h, hive_private_enter). */
     if (atomic_load_explicit(&w->private_busy, memory_order_relaxed)) {
@@ -325,6 +322,22 @@ void hive_sched_poked(void)
     }
     if (!hive_deque_private_len(&w->queues.forkjoin))
         hive_work_asked_answered(w);
+}
+
+void hive_sched_poked(void)
+{
+    struct hive_worker *w = hive_tls_worker;
+    if (!w)
+        return;
+    /* An interrupt of this core: out of task context (sched.h). On the
+     * boards the timer's interrupt, inside which the check pokes, has
+     * passed the hooks already, and this changes nothing; on the host the
+     * poke's signal handler is the port's one interrupt, and passes them
+     * here (the host port, which the queue tests link without the
+     * scheduler proper, calls none of the scheduler's code itself). */
+    struct hive_sched_interrupted saved = hive_sched_interrupt_enter();
+    poked(w);
+    hive_sched_interrupt_exit(saved);
 }
 
 void hive_private_serve(struct hive_worker *w)

@@ -57,24 +57,52 @@ void hive_spawn_queue(struct hive_task *task);
  * core's private group tasks stealable (sched/publish.c, "The heartbeat"). */
 void hive_sched_poked(void);
 
+/* The worker of this core while it is in task context (a worker's loop and
+ * the tasks it runs), NULL everywhere else - in an interrupt handler too,
+ * which the hooks below hide it from: hive_self (sched_internal.h) is a
+ * load of it, not a call into the port at every spawn to ask whether this
+ * is an interrupt. _Atomic, relaxed: this core's own, written by its
+ * interrupt handlers (a signal handler on the host, which may touch only a
+ * lock-free atomic), each of which puts back what it found before the code
+ * it interrupted runs on. */
+struct hive_worker;
+extern _Thread_local _Atomic(struct hive_worker *) hive_tls_task_worker;
+
+/* What hive_sched_interrupt_enter took from the interrupted code, for
+ * hive_sched_interrupt_exit to give back. */
+struct hive_sched_interrupted {
+    struct hive_latent_stack *gate;
+    struct hive_worker *task_worker;
+};
+
 /* An interrupt handler begins on this core: returns what to give back to
  * hive_sched_interrupt_exit when it ends. While it runs, the calling core is
- * out of task context for the scheduler's inline paths too (hive_join's,
- * hive/join_inline.h): its joins go where they are refused. Every interrupt
- * passes here: entering is two accesses to one thread-local (the gate,
- * sched/latent_gate.c), leaving one more where the gate was open. */
-static inline void *hive_sched_interrupt_enter(void)
+ * out of task context for the scheduler (hive_self is NULL: a spawn goes to
+ * the global queue, a join or a wait is refused) and for its inline paths
+ * too (hive_join's, hive/join_inline.h): its joins go where they are
+ * refused. Every interrupt passes here (the host's one, the poke, in
+ * hive_sched_poked; passing twice changes nothing): entering is two
+ * accesses each to two thread-locals (the gate, sched/latent_gate.c, and
+ * the task worker), leaving one store more, and the gate's reopening where
+ * it was open. */
+static inline struct hive_sched_interrupted hive_sched_interrupt_enter(void)
 {
-    /* relaxed (both): this core's own gate (latent_gate.c). */
-    struct hive_latent_stack *saved = atomic_load_explicit(&hive_latent_here, memory_order_relaxed);
+    /* relaxed (all): this core's own gate (latent_gate.c) and task worker
+     * (above). */
+    struct hive_sched_interrupted saved = {
+        atomic_load_explicit(&hive_latent_here, memory_order_relaxed),
+        atomic_load_explicit(&hive_tls_task_worker, memory_order_relaxed),
+    };
     atomic_store_explicit(&hive_latent_here, NULL, memory_order_relaxed);
+    atomic_store_explicit(&hive_tls_task_worker, NULL, memory_order_relaxed);
     return saved;
 }
-static inline void hive_sched_interrupt_exit(void *saved)
+static inline void hive_sched_interrupt_exit(struct hive_sched_interrupted saved)
 {
+    atomic_store_explicit(&hive_tls_task_worker, saved.task_worker, memory_order_relaxed);
     /* Reopened only if no core has started to want work meanwhile. */
-    if (saved)
-        hive_latent_gate_reopen(saved);
+    if (saved.gate)
+        hive_latent_gate_reopen(saved.gate);
 }
 
 #endif

@@ -36,6 +36,7 @@
 #include "sched/cache.h"
 #include "sched/debug_checks.h"
 #include "sched/port.h"
+#include "sched/sched.h" /* hive_tls_task_worker, the interrupt hooks */
 #include "sched/trace.h"
 
 /* Cores this build supports: the board's count, or the host tree's. */
@@ -293,16 +294,19 @@ struct hive_scheduler {
 extern struct hive_scheduler hive_scheduler;
 extern struct hive_worker hive_workers[HIVE_SCHED_MAX_CORES];
 
-/* The worker running on this thread/core, set for the duration of a run. */
+/* The worker running on this thread/core, set for the duration of a run -
+ * in its interrupt handlers too (a poke's work, sched/publish.c, is this
+ * core's). */
 extern _Thread_local struct hive_worker *hive_tls_worker;
 
 /* The calling worker if we are in task context, else NULL (interrupt
- * handlers are never in task context, even on a worker core). */
+ * handlers are never in task context, even on a worker core: the interrupt
+ * hooks hide it from them, sched/sched.h). relaxed: this core's own. */
 static inline struct hive_worker *hive_self(void)
 {
-    struct hive_worker *w = hive_tls_worker;
-    if (w && hive_port_in_interrupt())
-        return NULL;
+    struct hive_worker *w = atomic_load_explicit(&hive_tls_task_worker, memory_order_relaxed);
+    HIVE_CHECK(!w || !hive_port_in_interrupt(),
+               "an interrupt handler ran without hive_sched_interrupt_enter");
     return w;
 }
 

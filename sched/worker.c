@@ -54,6 +54,8 @@ void hive_worker_main(void *unused)
     unsigned id = hive_port_core_id();
     struct hive_worker *w = &hive_workers[id];
     hive_tls_worker = w;
+    /* relaxed (both): this core's own (sched.h). */
+    atomic_store_explicit(&hive_tls_task_worker, w, memory_order_relaxed);
     /* Half the stack below here: what waits may spend on unrelated work
      * (hive_wait_for). No room known: every wait keeps to its own work. */
     char here;
@@ -107,5 +109,6 @@ void hive_worker_main(void *unused)
     hive_credits_return(w);
     HIVE_TRACE_CORE_END();
     hive_latent_gate_end(&w->latent);
+    atomic_store_explicit(&hive_tls_task_worker, NULL, memory_order_relaxed);
     hive_tls_worker = NULL;
 }
