@@ -115,10 +115,11 @@ _Noreturn void hive_port_panic_core(unsigned core, const char *msg);
  * as soon as one enters: check acts only when some core is parked or has
  * asked for work by polling, and a parked core sleeps only there (the host
  * port does, to spare its thread a wake-up per period while every core is
- * busy). A port whose wait spins before it sleeps may count a core as inside
- * only once its spin is over, bounded: a core that gets work in its spin is
- * no longer parked, and one that does not enters within the bound (the host
- * port does, so that its thread does not take the CPU of a core that may be
+ * busy) - and then call it when due even if that core has left by then. A
+ * port whose wait spins before it sleeps may count a core as inside only
+ * once its spin is over, a bounded time: a spin ends early only at a wake,
+ * after which the core is no longer parked or waits again (the host port
+ * does, so that its thread does not take the CPU of a core that may be
  * woken any moment).
  *
  * hive_port_backstop_fence, called by check between its stores and its

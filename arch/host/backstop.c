@@ -42,15 +42,17 @@
  * workers here). So a pending check is held (`held_back`): the thread does
  * not even time it, and a core that asks for one does not wake the thread
  * to tell it; the first core to sleep or to poll (host_backstop_wait_begin)
- * signals the thread, which times it from then, or runs it at once if it
- * is due. A core that parks counts only once its spin is over and it is
- * about to sleep (port.c): signalled as it began to spin, the thread took
- * the CPU of that core or of a busy one, while most parks end within the
- * spin, at a wake from the core that offers the work. (N-Queens at 2
- * workers on a 2-CPU host, 4 ms a run: the thread ran 3-4 times a run, for
- * 3-60 us each - a membarrier's interrupts in a virtual machine - and core
- * 0's thread was switched out as often; held until a core sleeps, the
- * thread ran about once in 10 runs, and the runs took 2.5% less time.)
+ * signals the thread, which from then runs the check when it is due (at
+ * once if it is already), whether or not that core still waits by then. A
+ * core that parks counts only once its spin is over (port.c): about to
+ * sleep, or with its park's timeout passed. Signalled as it began to spin,
+ * the thread took the CPU of that core or of a busy one, while most parks
+ * end within the spin, at a wake from the core that offers the work.
+ * (N-Queens at 2 workers on a 2-CPU host, 4 ms a run: the thread ran 3-4
+ * times a run, for 3-60 us each - a membarrier's interrupts in a virtual
+ * machine - and core 0's thread was switched out as often; held until a
+ * core sleeps, the thread ran about once in 10 runs, and the runs took
+ * 2.5% less time.)
  *
  * The handshake is Dekker's: the thread (or a core asking for a check)
  * sets held_back then reads `waiters`, a core adds itself to `waiters` then
@@ -101,8 +103,8 @@ static struct {
     bool asked;           /* a check was asked for since the last drop */
     bool membarrier;      /* registered: MEMBARRIER_CMD_PRIVATE_EXPEDITED works */
     /* The handshake at the top. seq_cst, both, with the fences. */
-    _Atomic bool held_back; /* a due check waits for a core to wait; set under mu */
-    _Atomic unsigned waiters; /* core threads inside hive_port_wait */
+    _Atomic bool held_back; /* a pending check waits for a core to wait; set under mu */
+    _Atomic unsigned waiters; /* core threads past their spin in hive_port_wait, or polling */
 } backstop = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static pthread_once_t backstop_once = PTHREAD_ONCE_INIT;
@@ -173,19 +175,31 @@ static void *backstop_thread(void *unused)
     (void)unused;
     unsigned due_cores[HIVE_HOST_MAX_CORES];
     pthread_mutex_lock(&backstop.mu);
+    /* A core has waited since the pending checks were last held back: they
+     * run when due, whether or not that core still waits then (a park with
+     * a short timeout counts for a moment only; looking again for a waiter
+     * once it had signalled would hold its checks back for good). */
+    bool released = false;
     for (;;) {
         if (backstop.next == NONE || backstop.held) {
+            released = false;
             pthread_cond_wait(&backstop.wake, &backstop.mu);
             continue;
         }
-        /* Pending, and no core waits: held back until one does (the top),
-         * due or not - not even timed meanwhile. */
-        bool held_back = nobody_waits_held_back();
-        if (held_back)
-            pthread_cond_wait(&backstop.wake, &backstop.mu);
-        atomic_store(&backstop.held_back, false);
-        if (held_back)
-            continue; /* a core waits, an earlier due, a drop, a hold, or spurious */
+        if (!released) {
+            /* Pending, and no core has waited since: held back until one
+             * does (the top), due or not - not even timed meanwhile. */
+            if (nobody_waits_held_back()) {
+                pthread_cond_wait(&backstop.wake, &backstop.mu);
+                /* Cleared by a core that began to wait (or by a drop, which
+                 * left nothing pending), not by an arm or a spurious return. */
+                released = !atomic_load(&backstop.held_back);
+                atomic_store(&backstop.held_back, false);
+                continue;
+            }
+            atomic_store(&backstop.held_back, false);
+            released = true;
+        }
         uint64_t now = hive_port_now_ns();
         if (now < backstop.next) {
             struct timespec ts = {(time_t)(backstop.next / 1000000000u),
@@ -193,9 +207,10 @@ static void *backstop_thread(void *unused)
             pthread_cond_timedwait(&backstop.wake, &backstop.mu, &ts);
             continue; /* due, an earlier one, a drop, or a spurious return */
         }
-        /* Due, and a core waited a moment ago: run it, even if that core
-         * has just left its wait (a check may run at any time; holding it
-         * back only spares this thread's wake-ups). */
+        /* Due, and released: run it (a check may run at any time; holding
+         * it back only spares this thread's wake-ups while every core is
+         * busy). What it asks again for is held back again. */
+        released = false;
         unsigned n = 0;
         uint64_t next = NONE;
         for (unsigned i = 0; i < backstop.cores; i++) {
@@ -270,10 +285,12 @@ void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
             backstop.cores = core + 1;
         if (due < backstop.next) {
             backstop.next = due;
-            /* The thread times it only while a core waits (the top): if
-             * none does, the first that does will signal it. */
-            if (!nobody_waits_held_back())
+            /* The thread times it only once a core has waited (the top): if
+             * none waits now, the first that does will signal it. */
+            if (!nobody_waits_held_back()) {
+                atomic_store(&backstop.held_back, false);
                 pthread_cond_signal(&backstop.wake);
+            }
         }
     }
     pthread_mutex_unlock(&backstop.mu);

@@ -9,8 +9,9 @@ void host_backstop_prepare(void);
 /* At the end of hive_port_run_on_cores: drop every pending check and wait
  * for one in progress, so no check runs outside a run. */
 void host_backstop_drop(void);
-/* Around the body of hive_port_wait: a core waits, so a due check that was
- * held back (no core waited) runs now (backstop.c). */
+/* Around hive_port_wait's sleep (or its timeout) once its spin is over, and
+ * around a poll: a core waits, so the checks held back while no core waited
+ * run when due, from now (backstop.c). */
 void host_backstop_wait_begin(void);
 void host_backstop_wait_end(void);
 

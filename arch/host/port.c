@@ -297,11 +297,13 @@ void hive_port_wait(uint64_t timeout_ns)
         hive_port_cpu_relax();
     }
     /* Spun out with no wake: from here the core counts as waiting to the
-     * backstop (backstop.c), whose held-back check may now run, on the CPU
-     * this core leaves. Not while it spins: a check run then took that
-     * spinning core's CPU, or a busy one's, for tens of microseconds (a
-     * membarrier's interrupts in a virtual machine), while most parks end
-     * within the spin - a wake from a core that offers work. */
+     * backstop (backstop.c), whose held-back checks now run when due - on
+     * the CPU this core leaves, if it sleeps. Not while it spins: a check
+     * run then took that spinning core's CPU, or a busy one's, for tens of
+     * microseconds (a membarrier's interrupts in a virtual machine), while
+     * most parks end within the spin - a wake from a core that offers
+     * work. Counted on a timeout too, if only for a moment: the thread,
+     * once signalled, runs the checks all the same. */
     host_backstop_wait_begin();
     if (deadline && hive_port_now_ns() >= deadline) {
         atomic_fetch_add_explicit(&c->timed_out, 1, memory_order_relaxed);
