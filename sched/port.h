@@ -79,9 +79,13 @@ void hive_port_wait(uint64_t timeout_ns);
 void hive_port_wake(unsigned core);
 
 /*
- * True while the calling core runs an interrupt handler. The scheduler uses it
- * to keep handlers off the interrupted core's own queues (they spawn into the
- * global queue) and to refuse run/join/group calls from them.
+ * True while the calling core runs an interrupt handler. What keeps handlers
+ * off the interrupted core's own queues (they spawn into the global queue)
+ * and refuses their joins and waits is the interrupt hooks every handler
+ * passes (sched/sched.h), not a call of this at every spawn; the scheduler
+ * uses it to refuse hive_run from a handler, to decide whom the run's end
+ * wakes, and in its debug checks (one of them: that a handler passed the
+ * hooks).
  */
 bool hive_port_in_interrupt(void);
 
