@@ -19,7 +19,8 @@
  *     (hive_latent_want); cores that start to want after it need not, as
  *     no gate opens while the word stays so (below);
  *   - an interrupt handler is no task context: closed while one runs
- *     (kernel/irq.c, through sched/sched.h's hooks), so a join there
+ *     (kernel/irq.c, and the host's poke in hive_sched_poked, through
+ *     sched/sched.h's hooks), so a join there
  *     reaches the out-of-line check that refuses it with HIVE_ESTATE;
  *   - a build that checks the ownership rules (HIVE_DEBUG_CHECKS) closes it
  *     while a spinlock is held (spinlock.c tells), so a join under a lock
@@ -61,10 +62,11 @@
 
 _Thread_local _Atomic(struct hive_latent_stack *) hive_latent_here;
 
-/* The other per-core pointer the interrupt hooks hide (sched/sched.h): here
- * beside the gate, not in run.c, because the ports' interrupt paths link
- * with the queue sources alone in the queue tests, and this file, which
- * they need for the gate, comes with them. */
+/* The other per-core pointer the interrupt hooks hide (sched/sched.h): here,
+ * where hive_latent_here is, because kernel/irq.c's hooks reference both in
+ * every board image, one that runs no scheduler too, and this object comes
+ * with them (in run.c it would pull the scheduler's run into kernel-only
+ * images, for the linker's section garbage collection to trim again). */
 _Thread_local _Atomic(struct hive_worker *) hive_tls_task_worker;
 
 static void gate_close(void)

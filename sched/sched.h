@@ -62,9 +62,9 @@ void hive_sched_poked(void);
  * which the hooks below hide it from: hive_self (sched_internal.h) is a
  * load of it, not a call into the port at every spawn to ask whether this
  * is an interrupt. _Atomic, relaxed: this core's own, written by its
- * interrupt handlers (a signal handler on the host, which may touch only a
- * lock-free atomic), each of which puts back what it found before the code
- * it interrupted runs on. */
+ * interrupt handlers (a signal handler on the host: a lock-free atomic is
+ * what C defines for one), each of which puts back what it found before the
+ * code it interrupted runs on. */
 struct hive_worker;
 extern _Thread_local _Atomic(struct hive_worker *) hive_tls_task_worker;
 
@@ -83,8 +83,8 @@ struct hive_sched_interrupted {
  * refused. Every interrupt passes here (the host's one, the poke, in
  * hive_sched_poked; passing twice changes nothing): entering is two
  * accesses each to two thread-locals (the gate, sched/latent_gate.c, and
- * the task worker), leaving one store more, and the gate's reopening where
- * it was open. */
+ * the task worker), leaving is one store, and the gate's reopening where it
+ * was open. */
 static inline struct hive_sched_interrupted hive_sched_interrupt_enter(void)
 {
     /* relaxed (all): this core's own gate (latent_gate.c) and task worker

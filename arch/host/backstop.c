@@ -182,8 +182,12 @@ static void *backstop_thread(void *unused)
     bool released = false;
     for (;;) {
         if (backstop.next == NONE || backstop.held) {
-            released = false;
             pthread_cond_wait(&backstop.wake, &backstop.mu);
+            /* A check asked for meanwhile stored held_back; clear, a core
+             * waited since (it cleared it, or the arm found it waiting and
+             * did): released, as after the held-back wait below. */
+            released = backstop.next != NONE && !backstop.held &&
+                       !atomic_load(&backstop.held_back);
             continue;
         }
         if (!released) {
@@ -191,8 +195,9 @@ static void *backstop_thread(void *unused)
              * does (the top), due or not - not even timed meanwhile. */
             if (nobody_waits_held_back()) {
                 pthread_cond_wait(&backstop.wake, &backstop.mu);
-                /* Cleared by a core that began to wait (or by a drop, which
-                 * left nothing pending), not by an arm or a spurious return. */
+                /* Cleared by a core that began to wait, or by an arm that
+                 * found one waiting (or by a drop, which left nothing
+                 * pending) - not by a spurious return. */
                 released = !atomic_load(&backstop.held_back);
                 atomic_store(&backstop.held_back, false);
                 continue;

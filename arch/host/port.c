@@ -368,7 +368,7 @@ void hive_port_wake(unsigned core)
     }
 }
 
-/* No interrupts on the host. */
+/* The host's one interrupt: the poke's handler (above). */
 bool hive_port_in_interrupt(void) { return in_poke != 0; }
 
 /*

@@ -8,8 +8,9 @@
  * White-box: the cases reach into the scheduler (sched_internal.h) to do what
  * a buggy scheduler or a buggy caller would - a second take of a queued task,
  * a push onto another core's ring. The rule against blocking in an interrupt
- * handler has no case here: the host has no interrupts
- * (hive_port_in_interrupt is always false); tests/target checks it.
+ * handler has no case here: the host's one interrupt, the poke's signal
+ * handler, runs only hive_sched_poked, which a test cannot make break it;
+ * tests/target checks it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
