@@ -170,6 +170,19 @@ static bool nobody_waits_held_back(void)
     return atomic_load(&backstop.waiters) == 0;
 }
 
+/* Under mu: wait for a signal, and say whether it released the pending
+ * checks - held_back clear: a core that began to wait cleared it, or an arm
+ * that found one waiting did (or a drop, which left nothing pending); a
+ * spurious return or another change leaves it as it was. Clears it: the
+ * thread's next look (nobody_waits_held_back) sets it again if need be. */
+static bool wait_released(void)
+{
+    pthread_cond_wait(&backstop.wake, &backstop.mu);
+    bool released = !atomic_load(&backstop.held_back);
+    atomic_store(&backstop.held_back, false);
+    return released;
+}
+
 static void *backstop_thread(void *unused)
 {
     (void)unused;
@@ -182,24 +195,16 @@ static void *backstop_thread(void *unused)
     bool released = false;
     for (;;) {
         if (backstop.next == NONE || backstop.held) {
-            pthread_cond_wait(&backstop.wake, &backstop.mu);
-            /* A check asked for meanwhile stored held_back; clear, a core
-             * waited since (it cleared it, or the arm found it waiting and
-             * did): released, as after the held-back wait below. */
-            released = backstop.next != NONE && !backstop.held &&
-                       !atomic_load(&backstop.held_back);
+            /* A check asked for meanwhile stored held_back, and a core that
+             * waited since cleared it: released, as after the wait below. */
+            released = wait_released() && backstop.next != NONE && !backstop.held;
             continue;
         }
         if (!released) {
             /* Pending, and no core has waited since: held back until one
              * does (the top), due or not - not even timed meanwhile. */
             if (nobody_waits_held_back()) {
-                pthread_cond_wait(&backstop.wake, &backstop.mu);
-                /* Cleared by a core that began to wait, or by an arm that
-                 * found one waiting (or by a drop, which left nothing
-                 * pending) - not by a spurious return. */
-                released = !atomic_load(&backstop.held_back);
-                atomic_store(&backstop.held_back, false);
+                released = wait_released();
                 continue;
             }
             atomic_store(&backstop.held_back, false);
