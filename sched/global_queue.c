@@ -9,7 +9,13 @@
  * HIVE_GLOBAL_CHUNK_MAX) and c->chunk_next, the first task of the next
  * chunk - the task c->chunk_len steps after c - or NULL for the newest
  * chunk, whose first task is tail_chunk and which ends at tail. The
- * chunks' lengths add up to len. Other tasks' chunk fields mean nothing.
+ * chunks' lengths add up to len. Another task's chunk_len means nothing;
+ * its chunk_next is a prefetch hint: a task HIVE_GLOBAL_HINT_AHEAD after it
+ * in the batch it was pushed with and in the same chunk, or NULL. A push
+ * sets it for every task it queues (cut_chunks), so a hint never outlives
+ * the push: it names a task of the same chunk, or of the rest a pull cut
+ * off after it (still queued while that pull holds the lock), and it is
+ * only ever read by a pull's walk, and only prefetched.
  *
  * Every path holds the lock for O(1) pointer reads and writes, of the queue
  * and of at most two headers, except a pull of part of a chunk, which walks
@@ -31,23 +37,36 @@ void hive_global_init(struct hive_global *g)
 
 /* Cut first.. (n > 0 tasks, linked, the last one's next NULL) into chunks:
  * HIVE_GLOBAL_CHUNK each, the last one the remainder as well (at most
- * HIVE_GLOBAL_CHUNK_MAX). Returns the last chunk's first task. The list is
- * still the caller's alone: no lock. */
+ * HIVE_GLOBAL_CHUNK_MAX), and give every task that is not a chunk's first its
+ * prefetch hint (see the top): the task HIVE_GLOBAL_HINT_AHEAD later in its
+ * chunk, or NULL. Returns the last chunk's first task. The list is still the
+ * caller's alone, and as a rule still in this core's cache (it was spawned
+ * here): no lock, and a walk that costs little. */
 static struct hive_task *cut_chunks(struct hive_task *first, unsigned long n)
 {
+    struct hive_task *behind[HIVE_GLOBAL_HINT_AHEAD]; /* the last tasks walked, by index */
     struct hive_task *chunk = first;
-    while (n > HIVE_GLOBAL_CHUNK_MAX) {
-        struct hive_task *end = chunk;
-        for (unsigned i = 1; i < HIVE_GLOBAL_CHUNK; i++)
-            end = end->next;
-        chunk->chunk_len = HIVE_GLOBAL_CHUNK;
-        chunk->chunk_next = end->next;
-        chunk = end->next;
-        n -= HIVE_GLOBAL_CHUNK;
+    for (;;) {
+        unsigned long len = n > HIVE_GLOBAL_CHUNK_MAX ? HIVE_GLOBAL_CHUNK : n;
+        struct hive_task *t = chunk;
+        for (unsigned long i = 0;; i++) {
+            t->chunk_next = NULL;
+            if (i >= HIVE_GLOBAL_HINT_AHEAD)
+                behind[i % HIVE_GLOBAL_HINT_AHEAD]->chunk_next = t;
+            behind[i % HIVE_GLOBAL_HINT_AHEAD] = t;
+            if (i + 1 == len)
+                break;
+            t = t->next;
+        }
+        /* The chunk's first task: its length, and the next chunk's first
+         * (NULL for the newest) instead of a hint. */
+        chunk->chunk_len = (unsigned char)len;
+        n -= len;
+        chunk->chunk_next = n ? t->next : NULL;
+        if (!n)
+            return chunk;
+        chunk = t->next;
     }
-    chunk->chunk_len = (unsigned char)n;
-    chunk->chunk_next = NULL;
-    return chunk;
 }
 
 void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
@@ -87,7 +106,10 @@ void hive_global_push(struct hive_global *g, struct hive_task *t)
 
 /* The walk of a batch taken: ask for each header for writing, as the core
  * that runs them will write their state and wait for that store (a fence:
- * run_task.c), so each comes over once, ready for it. Returns the n-th. */
+ * run_task.c), so each comes over once, ready for it - and, from each
+ * header but the first (whose chunk_next is the queue's link), ask for the
+ * one its hint names too: that line is on its way while the walk waits for
+ * the ones before it (see the top). Returns the n-th. */
 static struct hive_task *walk_to_last(struct hive_task *first, unsigned long n)
 {
     struct hive_task *last = first;
@@ -95,6 +117,8 @@ static struct hive_task *walk_to_last(struct hive_task *first, unsigned long n)
     for (unsigned long i = 1; i < n; i++) {
         last = last->next;
         hive_prefetch_for_write(last);
+        if (last->chunk_next)
+            hive_prefetch_for_write(last->chunk_next);
     }
     return last;
 }

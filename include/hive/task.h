@@ -20,7 +20,8 @@ struct hive_group;
 
 struct hive_task {
     struct hive_task *next;            /* global queue / batch link */
-    struct hive_task *chunk_next;      /* global queue: a chunk's first task, the next chunk's */
+    struct hive_task *chunk_next;      /* global queue: a chunk's first task, the next chunk's;
+                                          in another task, a prefetch hint */
     void (*fn)(struct hive_task *self); /* what running the task means */
     /* ---- the scheduler's part (sched/; queues never touch these) ---- */
     struct hive_group *group;          /* group to signal when done, or NULL */

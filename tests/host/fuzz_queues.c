@@ -171,11 +171,46 @@ static void check_ring(unsigned i)
            hive_ring_len(ring(i)), m[i].n);
 }
 
+/* The global queue's list as its invariants say (sched/global_queue.c, the
+ * top), read under no lock (this test has one thread): the model's tasks in
+ * order, cut into the model's chunks, each chunk's first task holding its
+ * length and the next chunk's first (NULL after the newest), and every
+ * other task's chunk_next a prefetch hint - NULL, or the task
+ * HIVE_GLOBAL_HINT_AHEAD after it in the same chunk. A hint anywhere else
+ * (one left from an earlier push, or one across a cut) fails here. */
+static void check_global(void)
+{
+    struct hive_task *t = global.head, *in_chunk[HIVE_GLOBAL_CHUNK_MAX];
+    unsigned at = 0;
+    for (unsigned c = 0; c < gcn; c++) {
+        unsigned len = gc[(gch + c) % MAXT];
+        EXPECT(t != NULL && t->chunk_len == len, "global chunk %u: %s, model %u", c,
+               t ? "another length" : "missing", len);
+        struct hive_task *first = t;
+        for (unsigned i = 0; i < len; i++, at++) {
+            EXPECT(t != NULL && id(t) == gq[(gh + at) % MAXT], "global task %u: %d, model %u", at,
+                   t ? (int)id(t) : -1, gq[(gh + at) % MAXT]);
+            in_chunk[i] = t;
+            t = t->next;
+        }
+        EXPECT(first->chunk_next == t, "global chunk %u: its link is not the next chunk's first", c);
+        for (unsigned i = 1; i < len; i++) {
+            struct hive_task *hint = in_chunk[i]->chunk_next;
+            EXPECT(!hint || (i + HIVE_GLOBAL_HINT_AHEAD < len &&
+                             hint == in_chunk[i + HIVE_GLOBAL_HINT_AHEAD]),
+                   "global chunk %u, task %u of %u: a hint to task %d", c, i, len, (int)id(hint));
+        }
+    }
+    EXPECT(t == NULL && at == gn, "global list: %u tasks then %s, model %u", at,
+           t ? "more" : "its end", gn);
+}
+
 static void check_all(void)
 {
     for (unsigned i = 0; i < NR; i++)
         check_ring(i);
     EXPECT(hive_global_len(&global) == gn, "global len %lu, model %u", hive_global_len(&global), gn);
+    check_global();
     EXPECT(hive_deque_len(deque) == dn, "deque len %u, model %u", hive_deque_len(deque), dn);
     EXPECT(stats.steal_attempts == mstats.steal_attempts && stats.steals == mstats.steals &&
                stats.stolen_tasks == mstats.stolen_tasks && stats.global_pulls == mstats.global_pulls,
@@ -186,9 +221,18 @@ static void check_all(void)
            (unsigned long)mstats.stolen_tasks, (unsigned long)mstats.global_pulls);
 }
 
+/* A header as one reused would come: the queue's own fields (task.h) hold
+ * what its last time in a queue left there - here another task and a
+ * length - which no queue may take for its own. */
 static struct hive_task *new_task(void)
 {
-    return created < MAXT ? &tasks[created++] : NULL;
+    if (created == MAXT)
+        return NULL;
+    struct hive_task *t = &tasks[created++];
+    t->next = &tasks[(created * 7919u) % MAXT];
+    t->chunk_next = &tasks[(created * 104729u) % MAXT];
+    t->chunk_len = (unsigned char)created;
+    return t;
 }
 
 /* ---- operations: the real call, then the model's prediction ---- */
