@@ -14,7 +14,11 @@
 # machine has it (CPUID 0x80000001, ECX bit 8: PRFCHW, Linux's
 # "3dnowprefetch"); the boards' compilers already emit a prefetch for
 # writing (aarch64: prfm pstl1keep; rv64gc has no prefetch at all).
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+# A cross build of the host tree cannot run the check (CMake's try_run), so
+# it goes without; -DHIVE_HOST_PREFETCHW=OFF (or ON) decides instead of the
+# check, as for any check result already in the cache.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND
+   (NOT CMAKE_CROSSCOMPILING OR DEFINED HIVE_HOST_PREFETCHW))
   include(CheckCSourceRuns)
   set(CMAKE_REQUIRED_FLAGS -mprfchw)
   check_c_source_runs([[

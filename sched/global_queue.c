@@ -10,12 +10,16 @@
  * chunk - the task c->chunk_len steps after c - or NULL for the newest
  * chunk, whose first task is tail_chunk and which ends at tail. The
  * chunks' lengths add up to len. Another task's chunk_len means nothing;
- * its chunk_next is a prefetch hint: a task HIVE_GLOBAL_HINT_AHEAD after it
- * in the batch it was pushed with and in the same chunk, or NULL. A push
- * sets it for every task it queues (cut_chunks), so a hint never outlives
- * the push: it names a task of the same chunk, or of the rest a pull cut
- * off after it (still queued while that pull holds the lock), and it is
- * only ever read by a pull's walk, and only prefetched.
+ * its chunk_next is a prefetch hint: the task HIVE_GLOBAL_HINT_AHEAD after
+ * it in the batch it was pushed with and in the same chunk, or NULL. A push
+ * sets it for every task it queues (cut_chunks), so no hint left from a
+ * task's earlier time in a queue survives into this one, and a queued
+ * task's hint names a task queued after it in its chunk (a pull that cuts
+ * a chunk leaves the rest's hints inside the rest). Only a pull's walk
+ * reads hints, of tasks it has just taken, and only to prefetch; it
+ * prefetches none past what it took. A task taken keeps its hint, stale
+ * once the task it names is taken in turn: nothing reads chunk_next of a
+ * task outside the queue, and its next push writes it again.
  *
  * Every path holds the lock for O(1) pointer reads and writes, of the queue
  * and of at most two headers, except a pull of part of a chunk, which walks
@@ -117,7 +121,9 @@ static struct hive_task *walk_to_last(struct hive_task *first, unsigned long n)
     for (unsigned long i = 1; i < n; i++) {
         last = last->next;
         hive_prefetch_for_write(last);
-        if (last->chunk_next)
+        /* Not past the n-th: a part taken under the lock leaves the rest
+         * queued, and its headers are not this core's to pull over. */
+        if (i + HIVE_GLOBAL_HINT_AHEAD < n && last->chunk_next)
             hive_prefetch_for_write(last->chunk_next);
     }
     return last;

@@ -90,8 +90,8 @@ void hive_global_push(struct hive_global *g, struct hive_task *t);
 /*
  * Append the list first..last (n tasks, linked through next; last->next is
  * ignored and overwritten), keeping its order. Safe from interrupt
- * handlers. n == 0 is a no-op. O(1) under the lock; a list longer than
- * HIVE_GLOBAL_CHUNK is walked once before it, to cut it into chunks.
+ * handlers. n == 0 is a no-op. O(1) under the lock; the list is walked
+ * once before it, to cut it into chunks and write each task's hint.
  */
 void hive_global_push_batch(struct hive_global *g, struct hive_task *first,
                             struct hive_task *last, unsigned long n);

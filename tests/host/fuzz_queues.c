@@ -535,7 +535,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 7: op_claim(core, other); break;
         case 8: op_finish(core); break;
         case 9: op_take_global(1 + a % 8, a & 8); break;
-        case 10: op_global_push(1 + a % 9); break;
+        case 10: /* short pushes that join chunks, and long ones that are cut */
+            op_global_push(a & 0x80 ? 1 + a % (2 * HIVE_GLOBAL_CHUNK_MAX + 4) : 1 + a % 9);
+            break;
         case 11: op_global_pop(a % (HALF + 2)); break;
         case 12: op_deque_push(); break;
         case 13: (a & 1) ? op_deque_pop() : op_deque_steal(); break;

@@ -457,8 +457,19 @@ HIVE_TEST(global_chunks)
 {
     reset(0);
     /* A ring's spill, 129: chunks of 32, 32, 32 and 33 (the remainder joins
-     * the last), each taken whole by a pull of 32. */
+     * the last), each taken whole by a pull of 32. Each task but a chunk's
+     * first holds its prefetch hint: the task HIVE_GLOBAL_HINT_AHEAD later
+     * in the chunk, where there is one - none left unset, none across a cut. */
     push_linked(0, HIVE_RING_HALF + 1);
+    static const unsigned spill_chunks[] = {32, 32, 32, 33};
+    for (unsigned c = 0, base = 0; c < 4; base += spill_chunks[c++]) {
+        unsigned len = spill_chunks[c];
+        CHECK_EQ(tasks[base].chunk_len, len);
+        CHECK(tasks[base].chunk_next == (c < 3 ? &tasks[base + len] : NULL));
+        for (unsigned i = 1; i < len; i++)
+            CHECK(tasks[base + i].chunk_next ==
+                  (i + HIVE_GLOBAL_HINT_AHEAD < len ? &tasks[base + i + HIVE_GLOBAL_HINT_AHEAD] : NULL));
+    }
     expect_pop(32, 0, 32);
     expect_pop(32, 32, 32);
     expect_pop(32, 64, 32);
