@@ -10,10 +10,9 @@
 # builds interleaved): 36.0 ms with PREFETCHW and the global queue's hints
 # (sched/global_queue.h), 41.7 with the hints alone, 42.6 with PREFETCHW
 # alone, 44.0 with neither; 1 worker 44.6 in every case. So the host tree
-# uses it where this
-# machine has it (CPUID 0x80000001, ECX bit 8: PRFCHW, Linux's
-# "3dnowprefetch"); the boards' compilers already emit a prefetch for
-# writing (aarch64: prfm pstl1keep; rv64gc has no prefetch at all).
+# uses it where this machine has it (CPUID 0x80000001, ECX bit 8: PRFCHW,
+# Linux's "3dnowprefetch"); the boards' compilers already emit a prefetch
+# for writing (aarch64: prfm pstl1keep; rv64gc has no prefetch at all).
 # A cross build of the host tree cannot run the check (CMake's try_run), so
 # it goes without; -DHIVE_HOST_PREFETCHW=OFF (or ON) decides instead of the
 # check, as for any check result already in the cache.
