@@ -99,6 +99,7 @@ static inline struct hive_sched_interrupted hive_sched_interrupt_enter(void)
 }
 static inline void hive_sched_interrupt_exit(struct hive_sched_interrupted saved)
 {
+    /* relaxed: this core's own task worker, as at enter. */
     atomic_store_explicit(&hive_tls_task_worker, saved.task_worker, memory_order_relaxed);
     /* Reopened only if no core has started to want work meanwhile. */
     if (saved.gate)

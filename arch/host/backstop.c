@@ -160,21 +160,25 @@ void hive_port_backstop_fence(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
-/* Under mu. Is a core waiting? If not, mark a check held back, so that the
- * first core to wait signals (the handshake at the top: our store, a fence,
- * our load of `waiters`). The caller then leaves the thread asleep. */
-static bool nobody_waits_held_back(void)
+/* Under mu. Is a core waiting? If not, the pending checks stay held back,
+ * and the first core to wait signals (the handshake at the top: our store, a
+ * fence, our load of `waiters`): true, and the caller leaves the thread
+ * asleep. If one waits, nothing is held back: false. */
+static bool hold_back_unless_waiting(void)
 {
     atomic_store(&backstop.held_back, true);
     atomic_thread_fence(memory_order_seq_cst); /* pairs with host_backstop_wait_begin's */
-    return atomic_load(&backstop.waiters) == 0;
+    if (atomic_load(&backstop.waiters) == 0)
+        return true;
+    atomic_store(&backstop.held_back, false);
+    return false;
 }
 
 /* Under mu: wait for a signal, and say whether it released the pending
  * checks - held_back clear: a core that began to wait cleared it, or an arm
  * that found one waiting did (or a drop, which left nothing pending); a
  * spurious return or another change leaves it as it was. Clears it: the
- * thread's next look (nobody_waits_held_back) sets it again if need be. */
+ * thread's next look (hold_back_unless_waiting) sets it again if need be. */
 static bool wait_released(void)
 {
     pthread_cond_wait(&backstop.wake, &backstop.mu);
@@ -203,11 +207,10 @@ static void *backstop_thread(void *unused)
         if (!released) {
             /* Pending, and no core has waited since: held back until one
              * does (the top), due or not - not even timed meanwhile. */
-            if (nobody_waits_held_back()) {
+            if (hold_back_unless_waiting()) {
                 released = wait_released();
                 continue;
             }
-            atomic_store(&backstop.held_back, false);
             released = true;
         }
         uint64_t now = hive_port_now_ns();
@@ -297,10 +300,8 @@ void hive_port_backstop(uint64_t delay_ns, bool (*check)(unsigned core))
             backstop.next = due;
             /* The thread times it only once a core has waited (the top): if
              * none waits now, the first that does will signal it. */
-            if (!nobody_waits_held_back()) {
-                atomic_store(&backstop.held_back, false);
+            if (!hold_back_unless_waiting())
                 pthread_cond_signal(&backstop.wake);
-            }
         }
     }
     pthread_mutex_unlock(&backstop.mu);
