@@ -99,7 +99,8 @@
  *     come in between would only see the mark. A seq_cst fence (the
  *     check's hive_port_backstop_fence) is no step.
  *   - Not modelled: the owner's private tasks, the heartbeat's publish and
- *     private_held (the check's `held` is hold_keeping alone), holds nested
+ *     private_held (the check's `held` is hold_keeping alone; heartbeat.pml
+ *     has them, with the same check and poke), holds nested
  *     deeper than one (a wait inside a task run at once), the group's other
  *     waiters (await.pml has them).
  *

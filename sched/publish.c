@@ -276,6 +276,8 @@ static void make_stealable(struct hive_worker *w, uint32_t have, uint32_t n)
  * private push's store of it before that push's look at backstop_armed -
  * the pairing that covers every own push (above): either the check sees the
  * hint, or the push sees the flag clear and arms the check again.
+ * model/heartbeat.pml checks this - the hint, the arm, the mark's serve and
+ * the check's look - against a core that parks, asks or polls.
  *
  * The poke also ends a keep (group.c, "Kept holds"), whose count may
  * be all that keeps a waiter of its group on another core waiting while
