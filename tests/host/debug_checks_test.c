@@ -176,6 +176,53 @@ HIVE_TEST(only_the_owner_pushes_and_pops_its_deque)
     expect_panic_only_when_broken(deque_solo_stolen, HIVE_RULE_DEQUE_SOLO);
 }
 
+/* ---- private entries of the fork-join deque ----------------------------------- */
+
+/* A public push lies above the private entries under it and so would publish
+ * them unconverted (group.c counts each in its group first): they must be
+ * published before it. */
+static void deque_public_onto_private(int broken)
+{
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_host_bind_core(1);
+    (void)hive_deque_push_private(&owned.forkjoin, &loose[0]);
+    if (!broken)
+        hive_deque_publish_oldest(&owned.forkjoin, 1);
+    (void)hive_deque_push(&owned.forkjoin, &loose[1]);
+}
+
+/* The heartbeat's publish runs in the core's interrupt, outside the private
+ * mark; task code publishes inside it. Broken: the interrupt's handler
+ * called from task code, which an interrupt could then cut in two. In a run
+ * of one worker, so no thief takes the entry before the task pops it back. */
+static int mark_broken;
+
+static void private_publish_entry(void *arg)
+{
+    (void)arg;
+    struct hive_worker *w = hive_tls_worker;
+    loose[0].kind = HIVE_TASK_GROUP; /* not held: nothing to count */
+    (void)hive_deque_push_private(&w->queues.forkjoin, &loose[0]);
+    if (mark_broken)
+        hive_sched_poked();
+    else
+        hive_publish_private(w);
+    if (hive_deque_pop(&w->queues.forkjoin) != &loose[0])
+        _exit(4);
+}
+
+static void private_publish_outside_mark(int broken)
+{
+    mark_broken = broken;
+    run_one_worker(private_publish_entry, NULL);
+}
+
+HIVE_TEST(private_entries_are_published_first_and_under_the_mark)
+{
+    expect_panic_only_when_broken(deque_public_onto_private, HIVE_RULE_DEQUE_PRIVATE);
+    expect_panic_only_when_broken(private_publish_outside_mark, HIVE_RULE_PRIVATE_MARK);
+}
+
 /* ---- a run starts with every core's queues empty ----------------------------- */
 
 /* Broken: a task left in core 0's ring after a run (pushed behind the
