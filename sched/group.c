@@ -48,13 +48,16 @@
  * its group, then with one release store of the deque's bottom and the
  * notify (publish.c) - while some core wants work (the idle word says so,
  * or a waiter that found nothing here asked: hive_private_wanted, since a
- * core in a wait steals without counting as a searcher) and none is
+ * core in a wait steals without counting as a searcher - in its steal
+ * round, or, deep in its stack, where it takes work only from the core that
+ * took its join's frame and never parks, at each look there that finds
+ * nothing: hive_ask_private) and none is
  * stealable here: the older half, at this core's next group
  * spawn (a full deque's at-once ones included) or pop of its deque; all of
  * them at a push of anything public into the deque (a shared join frame,
  * which must lie above them), at a deep wait that finds nothing of its own
  * above its floor, and at the heartbeat: the backstop's check, once some
- * core is parked, has the core publish them from its own interrupt
+ * core is parked or has asked, has the core publish them from its own interrupt
  * (publish.c, "The heartbeat"), so a spawner that runs long or spins
  * without a spawn, pop or wait offers them all the same, within about two
  * backstop periods. A core never parks holding private tasks (its pops take

@@ -66,15 +66,8 @@ struct hive_task *hive_steal_round(struct hive_worker *w)
         struct hive_task *t = hive_steal_from(&hive_workers[v].queues, &w->queues, &w->stats);
         if (t)
             return t;
-        /* Nothing: if v may hold private group tasks and this core is not
-         * a searcher (a waiter, which the idle word does not show wanting
-         * work), ask for them (group.c, "Private group tasks"). relaxed
-         * (all): hints; a lost ask waits for this core's park, which the
-         * idle word does show. */
-        struct hive_worker *victim = &hive_workers[v];
-        if (!w->searching && atomic_load_explicit(&victim->private_held, memory_order_relaxed) &&
-            !atomic_load_explicit(&victim->work_asked, memory_order_relaxed))
-            atomic_store_explicit(&victim->work_asked, true, memory_order_relaxed);
+        /* Nothing: a waiter asks for v's private group tasks. */
+        hive_ask_private(w, &hive_workers[v]);
     }
     return NULL;
 }

@@ -87,10 +87,19 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
         /* Leapfrogging: what the core that took our frame left in its deque
          * is part of the frame's work, so running it cannot deepen our stack
          * beyond the frame's own. */
-        if ((t = hive_steal_forkjoin(&hive_workers[frame_thief].queues, &w->stats))) {
+        struct hive_worker *thief = &hive_workers[frame_thief];
+        if ((t = hive_steal_forkjoin(&thief->queues, &w->stats))) {
             w->stats.steal_attempts++; /* counted when it took work only: it polls */
             return t;
         }
+        /* Nothing public there: ask for what that core holds privately.
+         * A deep wait takes work from nowhere else, never parks and so
+         * never shows in the idle word: without the ask, group tasks the
+         * frame's thief keeps private while it runs on (spinning, say,
+         * until they have run) would reach no core (model/heartbeat.pml,
+         * -DDEEP_JOIN). A wait that is not deep asks in its steal round
+         * too. */
+        hive_ask_private(w, thief);
     }
     if (deep)
         return NULL;

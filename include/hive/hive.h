@@ -332,8 +332,10 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * half of them is offered at this core's next group spawn, pop of its queue
  * or wait - or, should its task run on without any, by the core's own
  * interrupt (its backstop timer) about two milliseconds after a core went
- * to sleep for want of work. On the host port that interrupt is the signal
- * SIGURG, whose handler hive installs (replacing the program's) and which
+ * to sleep for want of work, or, waiting deep in its stack for a join whose
+ * second half this core took, found nothing else to run. On the host port
+ * that interrupt is the signal SIGURG, whose handler hive installs
+ * (replacing the program's) and which
  * it unblocks in the threads that run its cores (in the thread that called
  * hive_run from its first such spawn, or its first group task run at once
  * at two workers and more, to the run's end): a task that holds such

@@ -443,6 +443,115 @@ HIVE_TEST(kept_hold_ends_for_a_waiter_elsewhere_whose_parks_time_out)
     sw_keep_case(false, true, 10000);
 }
 
+/*
+ * A deep join waiter gets the private group tasks of the core that took its
+ * frame. The entry descends into the lower half of its stack and, once core
+ * 1 sleeps (so that the join shares fb), joins fa with fb: core 1 steals fb,
+ * and core 0 runs fa, which waits for fb to start, then waits for fb deep in
+ * its stack - where a wait polls, never parks, and takes work only from the
+ * frame's thief (leapfrogging). fb spawns SW_DEEP_TASKS group tasks, kept
+ * private (no core wants work: core 0 neither searches nor sleeps), then
+ * spins until they have all run, calling nothing of hive. Only core 0 can
+ * run them, and only once they are public: it asks core 1 for what it holds
+ * privately (sched/wait.c), core 1's backstop check sees the ask and pokes
+ * it, and the poke publishes them. Without the ask fb spins for good (here:
+ * gives up after 3 s of its running time, and the case fails).
+ */
+#define SW_DEEP_TASKS 4
+
+static struct {
+    struct hive_group g;
+    struct hive_task tasks[SW_DEEP_TASKS];
+    atomic_uint ran_on[2];
+    atomic_bool fb_started;
+    atomic_uint late, gave_up;
+    int fa_core, fb_core;
+    bool fa_deep;
+    unsigned private_after_spawns;
+} sw_deep_private;
+
+static void sw_deep_private_task(struct hive_task *t)
+{
+    (void)t;
+    atomic_fetch_add(&sw_deep_private.ran_on[hive_worker_id() & 1], 1);
+}
+
+static bool sw_deep_private_all_ran(void)
+{
+    return atomic_load(&sw_deep_private.ran_on[0]) + atomic_load(&sw_deep_private.ran_on[1]) ==
+           SW_DEEP_TASKS;
+}
+
+static void sw_deep_private_fb(void *unused)
+{
+    (void)unused;
+    sw_deep_private.fb_core = hive_worker_id();
+    atomic_store(&sw_deep_private.fb_started, true);
+    /* Let core 0 return from fa into its wait. */
+    sw_spin_running(2000000);
+    for (unsigned i = 0; i < SW_DEEP_TASKS; i++)
+        CHECK_EQ(hive_group_spawn(&sw_deep_private.g, &sw_deep_private.tasks[i], sw_deep_private_task),
+                 HIVE_OK);
+    sw_deep_private.private_after_spawns = hive_deque_private_len(&hive_tls_worker->queues.forkjoin);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!sw_deep_private_all_ran()) {
+        if (sw_active_poll(&a) > 3000000000ull) {
+            atomic_fetch_add(&sw_deep_private.gave_up, 1);
+            break;
+        }
+        SW_SPIN_PAUSE();
+    }
+    CHECK_EQ(hive_group_wait(&sw_deep_private.g), HIVE_OK);
+}
+
+static void sw_deep_private_fa(void *unused)
+{
+    (void)unused;
+    char here;
+    sw_deep_private.fa_core = hive_worker_id();
+    sw_deep_private.fa_deep = (uintptr_t)&here < hive_tls_worker->deep_below;
+    (void)sw_spin_until(&sw_deep_private.fb_started, &sw_deep_private.late);
+}
+
+static void sw_deep_private_join(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_join(sw_deep_private_fa, NULL, sw_deep_private_fb, NULL), HIVE_OK);
+}
+
+static void sw_deep_private_entry(void *unused)
+{
+    (void)unused;
+    /* Core 1 asleep first: it wants work, so the join shares fb. */
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!SW_CORE_SLEEPING(1) && sw_active_poll(&a) < 2000000000ull)
+        SW_SPIN_PAUSE();
+    (void)sw_descend(0, sw_deep_private_join, NULL);
+}
+
+HIVE_TEST(deep_join_waiter_gets_private_tasks_of_its_frame_thief)
+{
+    unsigned rounds = 5, private_rounds = 0, on_core0 = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(&sw_deep_private, 0, sizeof sw_deep_private);
+        hive_group_init(&sw_deep_private.g);
+        SW_RUN(2, sw_deep_private_entry, NULL);
+        CHECK_EQ(atomic_load(&sw_deep_private.late), 0);
+        CHECK_EQ(atomic_load(&sw_deep_private.gave_up), 0);
+        CHECK_EQ(sw_deep_private.fa_core, 0);
+        CHECK_EQ(sw_deep_private.fb_core, 1);
+        CHECK(sw_deep_private.fa_deep);
+        private_rounds += sw_deep_private.private_after_spawns > 0;
+        on_core0 += atomic_load(&sw_deep_private.ran_on[0]);
+    }
+    /* Core 1 spun throughout: core 0 ran every task. */
+    CHECK_EQ(on_core0, rounds * SW_DEEP_TASKS);
+    printf("  %u of %u rounds held tasks private after the spawns; core 0 ran all %u tasks\n",
+           private_rounds, rounds, on_core0);
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)
