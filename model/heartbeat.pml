@@ -54,10 +54,15 @@
  *     the rescan of a worker that leaves nobody searching, then
  *     hive_port_wait (a pending wake per core; NSPUR park timeouts) - and
  *     leaves its park awake and searching (idle.c, rule 4). With -DWAITER
- *     a group waiter instead (wait.c): its steal rounds are no searcher's,
- *     a fruitless one asks a core whose private_held it sees
- *     (victims.c: work_asked), and its park does no rescan; its wait
- *     returns once every task has run.
+ *     a waiter that is not deep instead (wait.c): its steal rounds are no
+ *     searcher's, and a fruitless one asks a core whose private_held it
+ *     sees (hive_ask_private: work_asked); then it becomes a searcher,
+ *     looks once more and parks as a worker does, rescan included; its
+ *     wait returns once every task has run. With -DDEEP_JOIN a join
+ *     waiter deep in its stack whose frame core 0 took: it takes work only
+ *     from core 0's public entries (leapfrogging), asks core 0 after each
+ *     look there that finds nothing, never parks, and tells the port it
+ *     polls (hive_port_poll_begin).
  *
  * Abstractions (README.md says why each is sound):
  *   - The deque as two counts, public and private entries; a publish moves
@@ -72,9 +77,12 @@
  *     the owner's unfenced notify (notify_own: it may see nobody to wake,
  *     and arms the backstop), and the thief's rescan (it may miss a publish
  *     whose store is not yet visible - the store-buffer outcome that the
- *     unfenced notify's stale look completes). Loads after a fence or an
- *     RMW - the check's, after hive_port_backstop_fence; the woken thief's
- *     search - see the steps before them.
+ *     unfenced notify's stale look completes). `fresh` is set by every
+ *     publish of core 0's and cleared by what makes it seen: the check's
+ *     fence (as if on core 0), its fenced notify after a look that saw the
+ *     task with no publish since (pubsince), notify_own's claim (an RMW of
+ *     core 0's after the publish) - not the thief's own claim in its
+ *     rescan, which orders nothing of core 0's.
  *   - Polling as blocking: a check that would only look (none parked, no
  *     ask) changes nothing and is no step, as in keep.pml.
  *   - Granularity: each access to data another process reads or writes is
@@ -101,12 +109,17 @@
  *   -DBUG_NO_LOOK         the check pokes but does not look at the queues
  *                         and notify after it
  *   -DBUG_NOTIFY_NO_ARM   notify_own that woke nobody does not arm the
- *                         backstop
- *   -DWAITER -DBUG_CHECK_PARKED_ONLY
+ *                         backstop (-DPUBLIC: a public push whose unfenced
+ *                         notify sees nobody parked)
+ *   -DBUG_SERVE_NO_NOTIFY the serve of a poke that found the mark publishes
+ *                         but does not notify
+ *   -DDEEP_JOIN -DBUG_CHECK_PARKED_ONLY
  *                         the check acts on a parked core only, not on an
- *                         ask: with -DWAITER -DNO_PARK (a waiter that polls
- *                         and never parks, as a deep wait does) the tasks
- *                         stay private for good
+ *                         ask: the deep join waiter, which never parks,
+ *                         waits for good
+ *   -DDEEP_JOIN -DBUG_DEEP_NO_ASK
+ *                         the deep join waiter does not ask (the code
+ *                         before 616b3dd)
  *
  * -DPROBES=0: REACHED(k) reports, once, that the search got to the rare
  * branch k (README.md lists them); check.sh's PAN_PROBES makes a pass ctest
@@ -142,6 +155,7 @@ byte ran;            /* tasks taken and run, by either core */
 bit fresh;           /* a publish of core 0's that core 1 may not see yet:
                       * no fence or RMW of core 0's, nor a fenced look that
                       * saw it, since */
+bit pubsince;        /* a publish since the check's look at the queues */
 
 /* ---- core 0 (struct hive_worker) ---- */
 bit held;            /* private_held: a hint */
@@ -155,7 +169,9 @@ bit searching;       /* counted searching in the idle word */
 bit parked;          /* counted parked in the idle word */
 bit pending;         /* the port's pending wake */
 bit in_wait;         /* inside hive_port_wait (the host's `waiters`) */
-bit polling;         /* -DNO_PARK: the waiter told the port it polls */
+bit polling;         /* -DDEEP_JOIN: the waiter told the port it polls */
+bit waited;          /* the host's backstop thread saw a core wait or poll
+                      * since its last pass (arch/host/backstop.c) */
 
 /* ---- the port ---- */
 bit due;             /* a check is due (hive_port_backstop) */
@@ -169,7 +185,9 @@ bit wanted;          /* a poke sent, no handler begun since */
 #define NO_GIVE_UP
 #endif
 #else
-#define MAY_CHECK (in_wait || polling)
+/* A due check runs once some core has waited or polled since the thread's
+ * last pass, even if it has stopped since (the thread's latch). */
+#define MAY_CHECK (waited)
 #endif
 
 #ifdef BUG_CHECK_PARKED_ONLY
@@ -195,11 +213,27 @@ inline ARM() {
   fi
 }
 
-/* The fenced notify (hive_idle_notify): the claim of a parked core while
- * none searches, one CAS, and its wake. */
+/* The check's fenced notify (hive_idle_notify) after a look that saw work:
+ * the claim of a parked core while none searches, one CAS, and its wake.
+ * What the look saw is seen by a core that parks after it - unless core 0
+ * published again since the look (its store may still be unseen). */
 inline NOTIFY() {
   d_step {
-    fresh = 0;                 /* the fence: what the look saw is seen */
+    if
+    :: !pubsince -> fresh = 0
+    :: else -> skip
+    fi;
+    if
+    :: parked && !searching -> parked = 0; pending = 1
+    :: else -> skip
+    fi
+  }
+}
+
+/* The thief's own notify in its rescan: claims itself; orders nothing of
+ * core 0's. */
+inline SELF_NOTIFY() {
+  d_step {
     if
     :: parked && !searching -> parked = 0; pending = 1
     :: else -> skip
@@ -225,7 +259,7 @@ inline NOTIFY_OWN() {
  * store of bottom; the hint cleared where none is left private; an ask
  * answered. Under the mark, or from the interrupt outside one. */
 inline MAKE_STEALABLE(n) {
-  d_step { assert(priv >= n && n > 0); pub = pub + n; priv = priv - n; n = 0; fresh = 1 };
+  d_step { assert(priv >= n && n > 0); pub = pub + n; priv = priv - n; n = 0; fresh = 1; pubsince = 1 };
   if
   :: priv == 0 -> held = 0
   :: else -> skip
@@ -245,6 +279,7 @@ inline LEAVE() {
   do
   :: asked ->
      asked = 0;
+     served = 1;
      REACHED(2) printf("C0 serves a poke that found the mark\n");
      if
      :: priv > 0 ->
@@ -260,13 +295,19 @@ inline LEAVE() {
   :: else -> break
   od;
   if
-  :: owe -> owe = 0; NOTIFY_OWN()
+  :: owe -> owe = 0;
+#ifndef BUG_SERVE_NO_NOTIFY
+     NOTIFY_OWN()
+#else
+     skip
+#endif
   :: else -> skip
   fi;
-  if
-  :: priv == 0 -> ANSWERED()
+  if                           /* a serve answers an ask where none is left */
+  :: served && priv == 0 -> ANSWERED()
   :: else -> skip
-  fi
+  fi;
+  served = 0
 #endif
 }
 
@@ -290,11 +331,21 @@ inline PUBLISH_OLDEST() {
 inline PUSH() {
   if                           /* hive_private_wanted: a hint, any value */
 #ifdef PUBLIC
-  :: priv == 0 ->
-     /* Some core wants work and none is private here: queued public
-      * (hive_publish_forkjoin: under the mark, the push; notify_own). */
-     ANSWERED();
-     d_step { busy = 1; pub++; fresh = 1 };
+  :: true ->
+     /* Queued public: where some core wants work and none is private here
+      * (the ask answered), or where no hold is left for a private push.
+      * hive_publish_forkjoin: under the mark, the private entries made
+      * stealable first, then the push; notify_own. */
+     if
+     :: priv == 0 -> ANSWERED()
+     :: true -> skip
+     fi;
+     busy = 1;
+     if
+     :: priv > 0 -> n = priv; MAKE_STEALABLE(n)
+     :: else -> skip
+     fi;
+     d_step { pub++; fresh = 1; pubsince = 1 };
      LEAVE();
      NOTIFY_OWN()
 #endif
@@ -358,7 +409,7 @@ inline POP() {
 
 proctype Owner() provided (!in_irq) {
   byte pushes, pops, n;
-  bit owe;
+  bit owe, served;
   do
   :: pushes < NPUSH -> PUSH()
   :: pops < NPOP && (priv > 0 || pub > 0) -> POP()
@@ -455,7 +506,7 @@ end:
         fi;
 #ifndef BUG_NO_LOOK
         if                     /* the look at the queues, the fenced notify */
-        :: pub > 0 -> REACHED(7) NOTIFY()
+        :: d_step { pub > 0 -> pubsince = 0 }; REACHED(7) NOTIFY()
         :: else -> skip
         fi
 #endif
@@ -465,7 +516,8 @@ end:
        :: again -> due = 1
        :: else -> skip
        fi;
-       again = 0; seen = 0
+       again = 0; seen = 0;
+       waited = (in_wait || polling)
      }
   od
 }
@@ -478,7 +530,7 @@ end:
 inline PARK() {
   d_step { searching = 0; parked = 1 };
   if                           /* the rescan */
-  :: pub > 0 -> NOTIFY()       /* claims itself */
+  :: pub > 0 -> SELF_NOTIFY()  /* claims itself */
   :: pub == 0 -> skip
   :: fresh -> REACHED(9) skip  /* a publish not yet visible: missed */
   fi;
@@ -486,7 +538,7 @@ inline PARK() {
   do                           /* hive_park_until's loop */
   :: !parked -> break          /* claimed */
   :: ran == NPUSH -> break     /* the run's end, or the awaited count */
-  :: d_step { parked && ran != NPUSH -> in_wait = 1 };
+  :: d_step { parked && ran != NPUSH -> in_wait = 1; waited = 1 };
      if                        /* hive_port_wait */
      :: d_step { pending -> pending = 0; in_wait = 0 }
      :: d_step { ran == NPUSH -> in_wait = 0 }; break
@@ -498,14 +550,31 @@ inline PARK() {
 
 proctype Thief() {
   byte spur = NSPUR;
-#ifndef WAITER
+#if !defined(WAITER) && !defined(DEEP_JOIN)
   searching = 1;               /* it wants work: a searcher */
 #endif
   do
   :: ran == NPUSH -> break     /* every task has run: the run (or the wait) ends */
   :: d_step { pub > 0 -> pub--; ran++; searching = 0 } /* a steal: it stops searching */
   :: pub == 0 || fresh ->      /* nothing seen (a fresh publish may be missed) */
-#ifndef WAITER
+#if defined(DEEP_JOIN)
+     /* A deep join waiter: after a leapfrog that found nothing, the ask
+      * (hive_ask_private); then it polls, never parks, and the port is
+      * told (hive_port_poll_begin). A look that finds nothing and asks
+      * nothing again is no step. */
+#ifndef BUG_DEEP_NO_ASK
+     if
+     :: held && !work_asked -> work_asked = 1; REACHED(10) printf("C1 asks C0\n")
+     :: else -> skip
+     fi;
+#endif
+     d_step { polling = 1; waited = 1 };
+#ifndef BUG_DEEP_NO_ASK
+     (pub > 0 || ran == NPUSH || (held && !work_asked))
+#else
+     (pub > 0 || ran == NPUSH)
+#endif
+#elif !defined(WAITER)
      searching = 1;
      PARK()
 #else
@@ -513,18 +582,11 @@ proctype Thief() {
      :: !searching && held && !work_asked -> work_asked = 1; REACHED(10) printf("C1 asks C0\n")
      :: else -> skip
      fi;
-#ifdef NO_PARK
-     /* A deep wait: polls, never parks (wait.c); the port is told. A look
-      * that finds nothing and asks nothing again is no step. */
-     polling = 1;
-     (pub > 0 || ran == NPUSH || (held && !work_asked))
-#else
      searching = 1;            /* hive_start_searching, then a look as one */
      if
      :: d_step { pub > 0 -> pub--; ran++; searching = 0 }
      :: pub == 0 || fresh -> PARK()
      fi
-#endif
 #endif
   od;
   polling = 0;
