@@ -56,13 +56,13 @@
  *     leaves its park awake and searching (idle.c, rule 4). With -DWAITER
  *     a waiter that is not deep instead (wait.c): its steal rounds are no
  *     searcher's, and a fruitless one asks a core whose private_held it
- *     sees (hive_ask_private: work_asked); then it becomes a searcher,
+ *     sees (hive_ask: work_asked); then it becomes a searcher,
  *     looks once more and parks as a worker does, rescan included; its
  *     wait returns once every task has run. With -DDEEP_JOIN a join
  *     waiter deep in its stack whose frame core 0 took: it takes work only
- *     from core 0's public entries (leapfrogging), asks core 0 after each
- *     look there that finds nothing, never parks, and tells the port it
- *     polls (hive_port_poll_begin).
+ *     from core 0's public entries (leapfrogging), asks every core whose
+ *     hint it sees when it finds nothing (ask_holders), never parks, and
+ *     tells the port it polls (hive_port_poll_begin).
  *
  * Abstractions (README.md says why each is sound):
  *   - The deque as two counts, public and private entries; a publish moves
@@ -118,8 +118,8 @@
  *                         ask: the deep join waiter, which never parks,
  *                         waits for good
  *   -DDEEP_JOIN -DBUG_DEEP_NO_ASK
- *                         the deep join waiter does not ask (the code
- *                         before 616b3dd)
+ *                         the deep join waiter does not ask for private
+ *                         tasks (the code before model review found it)
  *
  * -DPROBES=0: REACHED(k) reports, once, that the search got to the rare
  * branch k (README.md lists them); check.sh's PAN_PROBES makes a pass ctest
@@ -558,10 +558,10 @@ proctype Thief() {
   :: d_step { pub > 0 -> pub--; ran++; searching = 0 } /* a steal: it stops searching */
   :: pub == 0 || fresh ->      /* nothing seen (a fresh publish may be missed) */
 #if defined(DEEP_JOIN)
-     /* A deep join waiter: after a leapfrog that found nothing, the ask
-      * (hive_ask_private); then it polls, never parks, and the port is
-      * told (hive_port_poll_begin). A look that finds nothing and asks
-      * nothing again is no step. */
+     /* A deep join waiter: the leapfrog found nothing; the ask (ask_holders,
+      * each HIVE_WAIT_SPIN_NS of nothing: timing is no step here); it
+      * polls, never parks, and the port is told (hive_port_poll_begin). A
+      * look that finds nothing and asks nothing again is no step. */
 #ifndef BUG_DEEP_NO_ASK
      if
      :: held && !work_asked -> work_asked = 1; REACHED(10) printf("C1 asks C0\n")

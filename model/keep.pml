@@ -76,7 +76,7 @@
  *     withdraw. A park may also end early (claimed, or its timeout) NSPUR
  *     times. -DDEEP: a deep wait instead, which never parks: it polls the
  *     count and, each time HIVE_WAIT_SPIN_NS passes fruitless, asks every
- *     core whose hold_keeping it sees (ask_keepers: work_asked) and, the
+ *     core whose hold_keeping it sees (ask_holders: work_asked) and, the
  *     first time, tells the port it polls (hive_port_poll_begin).
  *   - Done: NDONE other tasks of group 0, queued and run on other cores,
  *     whose ends are hive_await_done (the decrement, and the wake it owes).
@@ -788,7 +788,7 @@ proctype Deep(byte me) {
   :: d_step { count[g] == 0 -> assert(unfinished[g] == 0) } -> break
   :: !begun || ASK_AGAIN ->    /* fruitless for HIVE_WAIT_SPIN_NS */
 #ifndef BUG_NO_ASK
-     if                        /* ask_keepers: two looks, the store */
+     if                        /* ask_holders: two looks, the store */
      :: keeping ->
         if
         :: !work_asked -> work_asked = 1

@@ -50,8 +50,8 @@
  * or a waiter that found nothing here asked: hive_private_wanted, since a
  * core in a wait steals without counting as a searcher - in its steal
  * round, or, deep in its stack, where it takes work only from the core that
- * took its join's frame and never parks, at each look there that finds
- * nothing: hive_ask_private) and none is
+ * took its join's frame and never parks, each HIVE_WAIT_SPIN_NS it finds
+ * nothing: wait.c, ask_holders) and none is
  * stealable here: the older half, at this core's next group
  * spawn (a full deque's at-once ones included) or pop of its deque; all of
  * them at a push of anything public into the deque (a shared join frame,

@@ -624,17 +624,17 @@ static inline void hive_private_leave(struct hive_worker *w)
         hive_private_serve(w);
 }
 
-/* w found nothing it could take in victim's queues: if victim may hold
- * private group tasks and w is not a searcher (a waiter, which the idle word
- * does not show wanting work), ask for them (group.c, "Private group
- * tasks"): victim's next spawn or pop offers them, and so does its backstop
- * check, which acts on an ask as on a parked core (publish.c, "The
- * heartbeat"). relaxed (all): hints; a waiter asks again at its next look
- * that finds nothing, so an ask answered early is made again. */
-static inline void hive_ask_private(const struct hive_worker *w, struct hive_worker *victim)
+/* A waiter, which the idle word does not show wanting work, asks victim
+ * for what it holds - private group tasks (group.c, "Private group tasks"),
+ * or the end of a kept hold ("Kept holds"): victim's next group spawn or pop
+ * offers its private tasks (hive_private_wanted), and its backstop check
+ * acts on the ask as on a parked core (publish.c, "The heartbeat"). A look
+ * first: an ask already made writes nothing. relaxed (both): a hint; the
+ * asker asks again while it finds nothing, so an ask answered early is
+ * made again. */
+static inline void hive_ask(struct hive_worker *victim)
 {
-    if (!w->searching && atomic_load_explicit(&victim->private_held, memory_order_relaxed) &&
-        !atomic_load_explicit(&victim->work_asked, memory_order_relaxed))
+    if (!atomic_load_explicit(&victim->work_asked, memory_order_relaxed))
         atomic_store_explicit(&victim->work_asked, true, memory_order_relaxed);
 }
 

@@ -66,8 +66,12 @@ struct hive_task *hive_steal_round(struct hive_worker *w)
         struct hive_task *t = hive_steal_from(&hive_workers[v].queues, &w->queues, &w->stats);
         if (t)
             return t;
-        /* Nothing: a waiter asks for v's private group tasks. */
-        hive_ask_private(w, &hive_workers[v]);
+        /* Nothing: if v may hold private group tasks and this core is not
+         * a searcher (a waiter), ask for them. relaxed: a hint; a lost ask
+         * waits for this core's park, which the idle word does show. */
+        struct hive_worker *victim = &hive_workers[v];
+        if (!w->searching && atomic_load_explicit(&victim->private_held, memory_order_relaxed))
+            hive_ask(victim);
     }
     return NULL;
 }

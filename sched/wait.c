@@ -87,19 +87,10 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
         /* Leapfrogging: what the core that took our frame left in its deque
          * is part of the frame's work, so running it cannot deepen our stack
          * beyond the frame's own. */
-        struct hive_worker *thief = &hive_workers[frame_thief];
-        if ((t = hive_steal_forkjoin(&thief->queues, &w->stats))) {
+        if ((t = hive_steal_forkjoin(&hive_workers[frame_thief].queues, &w->stats))) {
             w->stats.steal_attempts++; /* counted when it took work only: it polls */
             return t;
         }
-        /* Nothing public there: ask for what that core holds privately.
-         * A deep wait takes work from nowhere else, never parks and so
-         * never shows in the idle word: without the ask, group tasks the
-         * frame's thief keeps private while it runs on (spinning, say,
-         * until they have run) would reach no core (model/heartbeat.pml,
-         * -DDEEP_JOIN). A wait that is not deep asks in its steal round
-         * too. */
-        hive_ask_private(w, thief);
     }
     if (deep)
         return NULL;
@@ -191,15 +182,22 @@ void hive_await_wake(unsigned long was)
 }
 
 /* A deep wait found nothing for a while: ask each other core that may keep
- * a hold to end it (its backstop check sees the ask: publish.c). relaxed
- * (all): hints, as victims.c's ask; the asker asks again each period. */
-static void ask_keepers(struct hive_worker *w)
+ * a hold to end it, or that may hold private group tasks to offer them (its
+ * backstop check sees the ask: publish.c). A deep wait never parks and so
+ * never shows in the idle word, and takes work only from the core that
+ * took its join's frame: without the ask, group tasks that core keeps
+ * private while it runs on (spinning, say, until they have run) would reach
+ * no core (model/heartbeat.pml, -DDEEP_JOIN). Once each HIVE_WAIT_SPIN_NS
+ * of nothing, not at every look: the hints share a line with the private
+ * mark, which its owner writes at every private push and pop. relaxed
+ * (both): hints; the asker asks again each period. */
+static void ask_holders(struct hive_worker *w)
 {
     for (unsigned v = 0; v < hive_scheduler.workers; v++) {
-        struct hive_worker *keeper = &hive_workers[v];
-        if (v != w->id && atomic_load_explicit(&keeper->hold_keeping, memory_order_relaxed) &&
-            !atomic_load_explicit(&keeper->work_asked, memory_order_relaxed))
-            atomic_store_explicit(&keeper->work_asked, true, memory_order_relaxed);
+        struct hive_worker *holder = &hive_workers[v];
+        if (v != w->id && (atomic_load_explicit(&holder->hold_keeping, memory_order_relaxed) ||
+                           atomic_load_explicit(&holder->private_held, memory_order_relaxed)))
+            hive_ask(holder);
     }
 }
 
@@ -247,16 +245,18 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
         }
         if (!may_park) {
             /* A deep wait polls. Fruitless for HIVE_WAIT_SPIN_NS, it asks
-             * every core that may keep a hold (group.c, "Kept holds"): what
-             * it waits for may be such a keep's count, held by a spawner
-             * that runs on without calling hive - which only that core's
-             * backstop check ends, once it sees a core parked or asked. So
-             * the port runs checks meanwhile as while a core sleeps. */
+             * every core that may keep a hold (group.c, "Kept holds") or
+             * hold private group tasks (ask_holders): what it waits for may
+             * be such a keep's count, or such tasks of the core that took
+             * its frame, held by a spawner that runs on without calling
+             * hive - which only that core's backstop check ends, once it
+             * sees a core parked or asked. So the port runs checks
+             * meanwhile as while a core sleeps. */
             uint64_t now = hive_port_now_ns();
             if (!fruitless_since) {
                 fruitless_since = now;
             } else if (now - fruitless_since >= HIVE_WAIT_SPIN_NS) {
-                ask_keepers(w);
+                ask_holders(w);
                 if (!polling) {
                     hive_port_poll_begin();
                     polling = true;
