@@ -57,8 +57,8 @@
  * them at a push of anything public into the deque (a shared join frame,
  * which must lie above them), at a deep wait that finds nothing of its own
  * above its floor, and at the heartbeat: the backstop's check, once some
- * core is parked or has asked, has the core publish them from its own interrupt
- * (publish.c, "The heartbeat"), so a spawner that runs long or spins
+ * core is parked or has asked, has the core publish them from its own
+ * interrupt (publish.c, "The heartbeat"), so a spawner that runs long or spins
  * without a spawn, pop or wait offers them all the same, within about two
  * backstop periods. A core never parks holding private tasks (its pops take
  * them first; a deep wait, which never parks, publishes those under its
