@@ -145,6 +145,32 @@ static inline void hive_deque_publish_oldest(struct hive_deque *d, uint32_t n)
     atomic_store_explicit(&d->bottom, b + n, memory_order_release);
 }
 
+/* Owner of a solo deque (nobody else takes from it this run): its oldest
+ * index. relaxed: top does not move in such a run. */
+static inline uint32_t hive_deque_top_solo(const struct hive_deque *d)
+{
+    return atomic_load_explicit(&d->top, memory_order_relaxed);
+}
+
+/* Owner of a solo deque: remove and return the entry at index i (top <= i <
+ * bottom; a solo deque has no private entries), the newer ones each moving
+ * down a slot, so the others keep their order. relaxed (all): nobody else
+ * reads or writes this deque this run. */
+static inline struct hive_task *hive_deque_take_solo(struct hive_deque *d, uint32_t i)
+{
+    HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
+    HIVE_CHECK(d->solo, HIVE_RULE_DEQUE_SOLO);
+    uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    struct hive_task *t = atomic_load_explicit(&d->slot[i & HIVE_DEQUE_MASK], memory_order_relaxed);
+    for (uint32_t j = i; j + 1 != b; j++)
+        atomic_store_explicit(&d->slot[j & HIVE_DEQUE_MASK],
+                              atomic_load_explicit(&d->slot[(j + 1) & HIVE_DEQUE_MASK], memory_order_relaxed),
+                              memory_order_relaxed);
+    atomic_store_explicit(&d->bottom, b - 1, memory_order_relaxed);
+    d->private_end = b - 1;
+    return t;
+}
+
 /* Owner: pop the newest task, or NULL. */
 static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
 {

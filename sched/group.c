@@ -735,12 +735,30 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
  * wait, against the stack bound (join.c). So the floor moves above it: the
  * task has nothing of its own at or above the floor (the deep search just
  * found nothing there), and run_task.c restores the outer floor when the
- * task ends.
+ * task ends. So at several workers a task of g under another group's entry
+ * is left to the thieves, which take the oldest first; in a run of one
+ * worker, which has none, the wait takes g's newest task wherever it lies
+ * in the deque (hive_deque_take_solo).
  */
 static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive_group *g)
 {
-    if (!hive_deque_owned(&w->queues.forkjoin))
+    struct hive_deque *d = &w->queues.forkjoin;
+    if (!hive_deque_owned(d))
         return NULL;
+    if (d->solo) {
+        /* One worker: no thief will take g's task from under another
+         * group's entry, and the newest-only look below would find that
+         * entry again at every look, for good (a task P spawns G1 into g,
+         * H2 into h, then Q, whose deep wait for g finds H2). Nobody else
+         * reads this deque, so take g's newest task wherever it lies: still
+         * only the very work this wait waits for. */
+        for (uint32_t i = hive_deque_bottom(d); i != hive_deque_top_solo(d);) {
+            struct hive_task *t = hive_deque_at(d, --i);
+            if (hive_task_is_group(t->kind) && t->group == g)
+                return hive_deque_take_solo(d, i);
+        }
+        return NULL;
+    }
     struct hive_task *t = hive_forkjoin_pop(w);
     if (t && t->group != g) {
         /* The push back is a new enqueue (idle.c, rule 1): while the entry

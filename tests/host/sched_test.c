@@ -552,6 +552,191 @@ HIVE_TEST(deep_join_waiter_gets_private_tasks_of_its_frame_thief)
            private_rounds, rounds, on_core0);
 }
 
+/*
+ * A deep group wait in a run of one worker reaches its group's task under
+ * another group's entry. P, deep in its stack (where group spawns queue even
+ * at one worker), spawns G1 into g, H2 into h, then Q into q and waits for q;
+ * its wait runs Q, which waits for g (G1 was spawned before Q: allowed). Q's
+ * wait finds nothing above its floor, and under it H2 is the newest entry: a
+ * wait that looked at the newest entry only put H2 back and found it again
+ * at every look, for good. In a child process, killed if it is not done in
+ * 20 s (the run takes microseconds).
+ */
+#ifndef SCHED_TEST_TSAN
+static struct {
+    struct hive_group g, h, q;
+    struct hive_task g1, h2, qt;
+    atomic_bool g1_ran;
+    bool q_deep;
+} sw_under;
+
+static void sw_under_g1(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_under.g1_ran, true);
+}
+
+static void sw_under_q(struct hive_task *t)
+{
+    (void)t;
+    sw_under.q_deep = hive_tls_worker->wait_deep;
+    CHECK_EQ(hive_group_wait(&sw_under.g), HIVE_OK);
+}
+
+static void sw_under_p(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_under.g, &sw_under.g1, sw_under_g1), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_under.h, &sw_under.h2, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_under.q, &sw_under.qt, sw_under_q), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_under.q), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_under.h), HIVE_OK);
+}
+
+static void sw_under_entry(void *unused)
+{
+    (void)unused;
+    (void)sw_descend(0, sw_under_p, NULL);
+}
+
+HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_another_groups)
+{
+    fflush(stdout);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        alarm(20);
+        memset(&sw_under, 0, sizeof sw_under);
+        struct hive_config c = sw_cfg(1);
+        int err = hive_run(sw_under_entry, NULL, &c);
+        _exit(err == HIVE_OK && atomic_load(&sw_under.g1_ran) && sw_under.q_deep ? 0 : 3);
+    }
+    int status = 0;
+    CHECK_EQ(waitpid(child, &status, 0), child);
+    bool hung = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
+    CHECK(!hung);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    printf("  1 worker: Q's deep wait for g %s\n", hung ? "never ended (killed after 20 s)" : "ran G1 and returned");
+}
+#endif
+
+/*
+ * A child that a task run inside a deep wait left in the LIFO slot reaches
+ * another core once that task returns. 3 cores: a blocker holds one; the
+ * entry, deep, joins fa with fb and the other core takes fb; core 0 waits
+ * for fb deep. fb spawns T into a group (kept private), then spins until X
+ * has run; core 0 asks for T, leapfrogs it once it is public, and T does
+ * hive_spawn(X) and returns: X in core 0's LIFO slot, which a deep wait
+ * never looks at. The blocker then ends and its core wants work: it must
+ * get X (moved to the ring as T returned), or fb spins for good (gives up
+ * after 3 s of its running time here, and the case fails).
+ */
+static struct {
+    struct hive_group g, hb;
+    struct hive_task blocker, t, x;
+    atomic_bool blocker_started, fb_started, t_ran, x_ran;
+    atomic_uint late, gave_up;
+    int blocker_core, x_core, other;
+    bool fa_deep;
+} sw_lifo;
+
+static void sw_lifo_x(struct hive_task *t)
+{
+    (void)t;
+    sw_lifo.x_core = hive_worker_id();
+    atomic_store(&sw_lifo.x_ran, true);
+}
+
+static void sw_lifo_t(struct hive_task *t)
+{
+    (void)t;
+    CHECK_EQ(hive_spawn(&sw_lifo.x, sw_lifo_x), HIVE_OK);
+    atomic_store(&sw_lifo.t_ran, true);
+}
+
+static void sw_lifo_blocker(struct hive_task *t)
+{
+    (void)t;
+    sw_lifo.blocker_core = hive_worker_id();
+    atomic_store(&sw_lifo.blocker_started, true);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_lifo.t_ran) && sw_active_poll(&a) < 10000000000ull)
+        SW_SPIN_PAUSE();
+}
+
+static void sw_lifo_fb(void *unused)
+{
+    (void)unused;
+    atomic_store(&sw_lifo.fb_started, true);
+    sw_spin_running(2000000);
+    CHECK_EQ(hive_group_spawn(&sw_lifo.g, &sw_lifo.t, sw_lifo_t), HIVE_OK);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_lifo.x_ran)) {
+        if (sw_active_poll(&a) > 3000000000ull) {
+            atomic_fetch_add(&sw_lifo.gave_up, 1);
+            break;
+        }
+        SW_SPIN_PAUSE();
+    }
+    CHECK_EQ(hive_group_wait(&sw_lifo.g), HIVE_OK);
+}
+
+static void sw_lifo_fa(void *unused)
+{
+    (void)unused;
+    char here;
+    sw_lifo.fa_deep = (uintptr_t)&here < hive_tls_worker->deep_below;
+    (void)sw_spin_until(&sw_lifo.fb_started, &sw_lifo.late);
+}
+
+static void sw_lifo_spawn_blocker(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_lifo.hb, &sw_lifo.blocker, sw_lifo_blocker), HIVE_OK);
+}
+
+static void sw_lifo_join(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_join(sw_lifo_fa, NULL, sw_lifo_fb, NULL), HIVE_OK);
+}
+
+static void sw_lifo_entry(void *unused)
+{
+    (void)unused;
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!(SW_CORE_SLEEPING(1) && SW_CORE_SLEEPING(2)) && sw_active_poll(&a) < 2000000000ull)
+        SW_SPIN_PAUSE();
+    (void)sw_descend(0, sw_lifo_spawn_blocker, NULL);
+    (void)sw_spin_until(&sw_lifo.blocker_started, &sw_lifo.late);
+    sw_lifo.other = sw_lifo.blocker_core == 1 ? 2 : 1;
+    sw_active_start(&a);
+    while (!SW_CORE_SLEEPING(sw_lifo.other) && sw_active_poll(&a) < 2000000000ull)
+        SW_SPIN_PAUSE();
+    (void)sw_descend(0, sw_lifo_join, NULL);
+    CHECK_EQ(hive_group_wait(&sw_lifo.hb), HIVE_OK);
+}
+
+HIVE_TEST(lifo_child_of_a_task_run_in_a_deep_wait_reaches_another_core)
+{
+    unsigned rounds = 3, elsewhere = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(&sw_lifo, 0, sizeof sw_lifo);
+        hive_group_init(&sw_lifo.g);
+        hive_group_init(&sw_lifo.hb);
+        SW_RUN(3, sw_lifo_entry, NULL);
+        CHECK_EQ(atomic_load(&sw_lifo.late), 0);
+        CHECK_EQ(atomic_load(&sw_lifo.gave_up), 0);
+        CHECK(sw_lifo.fa_deep);
+        elsewhere += sw_lifo.x_core != 0;
+    }
+    CHECK_EQ(elsewhere, rounds);
+    printf("  %u of %u rounds: X ran on another core while fb spun\n", elsewhere, rounds);
+}
+
 HIVE_TEST(group_with_two_waiters)
 {
     FOR_CORES(n)
