@@ -124,7 +124,8 @@ static inline uint32_t hive_deque_private_len(const struct hive_deque *d)
     return d->private_end - atomic_load_explicit(&d->bottom, memory_order_relaxed);
 }
 
-/* Owner: the task at index i (bottom <= i < private_end: a private entry). */
+/* Owner: the task at index i (bottom <= i < private_end: a private entry;
+ * or any entry of a solo deque: group.c's deep group wait). */
 static inline struct hive_task *hive_deque_at(struct hive_deque *d, uint32_t i)
 {
     /* relaxed: this core wrote it. */
@@ -145,22 +146,28 @@ static inline void hive_deque_publish_oldest(struct hive_deque *d, uint32_t n)
     atomic_store_explicit(&d->bottom, b + n, memory_order_release);
 }
 
-/* Owner of a solo deque (nobody else takes from it this run): its oldest
+/* Owner of a solo deque (no other core takes from it this run): its oldest
  * index. relaxed: top does not move in such a run. */
 static inline uint32_t hive_deque_top_solo(const struct hive_deque *d)
 {
+    HIVE_CHECK(d->solo, HIVE_RULE_DEQUE_TAKE_SOLO);
     return atomic_load_explicit(&d->top, memory_order_relaxed);
 }
 
 /* Owner of a solo deque: remove and return the entry at index i (top <= i <
  * bottom; a solo deque has no private entries), the newer ones each moving
- * down a slot, so the others keep their order. relaxed (all): nobody else
- * reads or writes this deque this run. */
+ * down a slot, so the others keep their order. The caller makes sure that
+ * no join frame is among those (a shared frame's joiner finds it by its
+ * index: join.c). relaxed (all): no other core takes from this deque this
+ * run, and what other threads read of it (the backstop's look at its
+ * length) is a hint. */
 static inline struct hive_task *hive_deque_take_solo(struct hive_deque *d, uint32_t i)
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
-    HIVE_CHECK(d->solo, HIVE_RULE_DEQUE_SOLO);
     uint32_t b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    HIVE_CHECK(d->solo && d->private_end == b && (int32_t)(b - i) > 0 &&
+                   (int32_t)(i - atomic_load_explicit(&d->top, memory_order_relaxed)) >= 0,
+               HIVE_RULE_DEQUE_TAKE_SOLO);
     struct hive_task *t = atomic_load_explicit(&d->slot[i & HIVE_DEQUE_MASK], memory_order_relaxed);
     for (uint32_t j = i; j + 1 != b; j++)
         atomic_store_explicit(&d->slot[j & HIVE_DEQUE_MASK],

@@ -49,9 +49,9 @@
  * notify (publish.c) - while some core wants work (the idle word says so,
  * or a waiter that found nothing here asked: hive_private_wanted, since a
  * core in a wait steals without counting as a searcher - in its steal
- * round, or, deep in its stack, where it takes work only from the core that
- * took its join's frame and never parks, each HIVE_WAIT_SPIN_NS it finds
- * nothing: wait.c, ask_holders) and none is
+ * round, or, deep in its stack, where it never parks (and takes work only
+ * from the core that took its join's frame), each HIVE_WAIT_SPIN_NS it
+ * finds nothing: wait.c, ask_holders) and none is
  * stealable here: the older half, at this core's next group
  * spawn (a full deque's at-once ones included) or pop of its deque; all of
  * them at a push of anything public into the deque (a shared join frame,
@@ -749,12 +749,20 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
         /* One worker: no thief will take g's task from under another
          * group's entry, and the newest-only look below would find that
          * entry again at every look, for good (a task P spawns G1 into g,
-         * H2 into h, then Q, whose deep wait for g finds H2). Nobody else
-         * reads this deque, so take g's newest task wherever it lies: still
-         * only the very work this wait waits for. */
-        for (uint32_t i = hive_deque_bottom(d); i != hive_deque_top_solo(d);) {
+         * H2 into h, then Q, whose deep wait for g finds H2). No other core
+         * takes from this deque, so take g's newest task from under the
+         * group tasks above it: still only the very work this wait waits
+         * for. Not from under a join frame, whose joiner finds it by its
+         * index (join.c): there the wait goes on as before. The tasks that
+         * move down a slot may go under the floor of the task that pushed
+         * them; only a wait for their group looks for them (here, wherever
+         * they lie), and the frames further down pop them as before. */
+        uint32_t top = hive_deque_top_solo(d);
+        for (uint32_t i = hive_deque_bottom(d); i != top;) {
             struct hive_task *t = hive_deque_at(d, --i);
-            if (hive_task_is_group(t->kind) && t->group == g)
+            if (!hive_task_is_group(t->kind))
+                return NULL;
+            if (t->group == g)
                 return hive_deque_take_solo(d, i);
         }
         return NULL;

@@ -73,9 +73,10 @@
  * in them (bench/README.md). Popping the whole deque instead (as deep group
  * waits used to) could nest a group's tasks one inside another's wait: a
  * stack as deep as the group is wide. The one exception, in group.c: a deep
- * group wait may run a task of its own group found at the bottom under the
- * floor - the very work it waits for, where a serial run of the group would
- * run it too.
+ * group wait may run a task of its own group found under the floor - the
+ * newest entry there, or in a run of one worker the group's newest task
+ * above any join frame - the very work it waits for, where a serial run of
+ * the group would run it too.
  *
  * Latent frames. Offering every fb to thieves costs two full fences per
  * join (the deque pop's, and the notify's that rule 1 of idle.c needs after
@@ -342,7 +343,7 @@ static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
             break;
         /* Newer than our frame: group tasks fa spawned and did not wait
          * for. Ready work; run it and look again. */
-        hive_run_task(w, t);
+        hive_run_task_nested(w, t);
     }
     /* Our frame was stolen (thieves take the oldest first, so nothing older
      * is left below it either, and the deque is empty now), or fa's own waits

@@ -76,9 +76,9 @@ void hive_notify_idle(struct hive_worker *w)
  *
  * Once a core is parked - or a waiter has asked this core for what it holds
  * (work_asked: a waiter's steal round for private tasks, victims.c; a deep
- * waiter, which polls and never parks, for the private tasks of the core
- * that took its frame, or for the end of a keep, wait.c; "The heartbeat"
- * below) - the full check: the flag is cleared, then
+ * waiter, which polls and never parks, for private tasks - it may take
+ * those of the core that took its frame - or for the end of a keep,
+ * wait.c; "The heartbeat" below) - the full check: the flag is cleared, then
  * hive_port_backstop_fence, a fence as if on `core` itself (it is, on the
  * boards). A push of that core's before the fence is seen by the loads
  * below; one after it sees the flag clear and arms the backstop again -

@@ -213,7 +213,8 @@ struct hive_worker {
     _Atomic unsigned char private_asked;
     /* May hold private entries: set by a private push, cleared once none
      * is left; read by the backstop's check (on the host from another
-     * thread), which pokes only a core that may hold some. */
+     * thread), which pokes only a core that may hold some, and by waiters
+     * to know whom to ask (victims.c, wait.c). */
     atomic_bool private_held;
     /* This core keeps a count of kept_group with no task behind it
      * (group.c, "Kept holds"), for the group's next task run at once or
@@ -246,8 +247,8 @@ struct hive_worker {
     /* A core that steals without counting as a searcher (a waiter: wait.c)
      * found nothing here while this core may hold private group tasks, or
      * a deep waiter found nothing for a while while this core may keep a
-     * hold (group.c, "Kept holds"): it wants them, which the idle word does
-     * not say. Set by that waiter, cleared by this core when it publishes
+     * hold (group.c, "Kept holds") or hold private group tasks: it wants
+     * them, which the idle word does not say. Set by that waiter, cleared by this core when it publishes
      * or its keep ends, or by a check that finds nothing held here. A line
      * of its own: a waiter writes it. */
     _Alignas(HIVE_CACHE_LINE) atomic_bool work_asked;
@@ -485,14 +486,23 @@ static inline void hive_lifo_yield(struct hive_worker *w, struct hive_task *lifo
         hive_publish_ring(w, t);
     }
 }
-/* hive_run_task for a task run at once by its spawner (group.c): with the
- * LIFO slot's yield. */
-static inline void hive_run_task_at_once(struct hive_worker *w, struct hive_task *t)
+/* hive_run_task for a task run nested in another (by a wait, a join taking
+ * back what fa left, or a spawn that runs it at once): a child it left in
+ * the LIFO slot moves to the ring as it returns, where other cores can take
+ * it - as for a task that returns to the worker loop, which would take the
+ * slot next; the task under it runs on instead (and a wait deep in the
+ * stack never looks at the slot: join.c, "Waiting"). */
+static inline void hive_run_task_nested(struct hive_worker *w, struct hive_task *t)
 {
     struct hive_task *lifo = w->lifo;
-    w->stats.run_at_spawn++;
     hive_run_task(w, t);
     hive_lifo_yield(w, lifo);
+}
+/* hive_run_task for a task run at once by its spawner (group.c). */
+static inline void hive_run_task_at_once(struct hive_worker *w, struct hive_task *t)
+{
+    w->stats.run_at_spawn++;
+    hive_run_task_nested(w, t);
 }
 
 /*

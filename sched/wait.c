@@ -201,20 +201,6 @@ static void ask_holders(struct hive_worker *w)
     }
 }
 
-/* A task run by a wait. A child it left in the LIFO slot (its last
- * hive_spawn) moves to the ring, where other cores can take it, once it
- * returns - as hive.h promises of a task that returns: a deep wait never
- * looks at the slot (join.c, "Waiting"), so the child would otherwise wait
- * for the wait itself to end, which may be for the child's sake. A wait
- * that is not deep takes the slot first at its next look anyway. */
-static void run_in_wait(struct hive_worker *w, struct hive_task *t)
-{
-    struct hive_task *lifo = w->lifo;
-    hive_run_task(w, t);
-    if (w->wait_deep)
-        hive_lifo_yield(w, lifo);
-}
-
 void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                    struct hive_task *(*help)(struct hive_worker *w, void *ctx), void *ctx)
 {
@@ -253,7 +239,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
                 hive_port_poll_end();
                 polling = false;
             }
-            run_in_wait(w, t);
+            hive_run_task_nested(w, t);
             fruitless_since = 0;
             continue;
         }
@@ -291,7 +277,7 @@ void hive_wait_for(struct hive_worker *w, _Atomic unsigned long *awaited,
          * searcher if the cap allows, and look once more as one. */
         if ((w->searching || hive_start_searching(w)) && (t = help(w, ctx))) {
             hive_stop_searching(w);
-            run_in_wait(w, t);
+            hive_run_task_nested(w, t);
             fruitless_since = 0;
             continue;
         }

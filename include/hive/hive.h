@@ -371,8 +371,9 @@ HIVE_MUST_CHECK int hive_parallel_for(size_t lo, size_t hi, size_t grain,
  * time, each time its count reaches zero wakes every core (a core not
  * waiting for it sleeps again), until the group is re-initialised.
  * A wait in the lower half of the stack runs only parts of what it waits
- * for - tasks from the core that took its join's second half, and its own
- * core's queued tasks of its group - which bounds the stack
+ * for - tasks from the core that took its join's second half, tasks its
+ * own core queued since the waiting task began, and that core's queued
+ * tasks of the awaited group - which bounds the stack
  * (docs/limits.md). So work that a task spawns and then spins on, instead
  * of waiting for it, runs only once a core that may take it is free: at two
  * workers, one of them in such a wait, a task that a stolen task of the

@@ -217,8 +217,22 @@ static void private_publish_outside_mark(int broken)
     run_one_worker(private_publish_entry, NULL);
 }
 
-HIVE_TEST(private_entries_are_published_first_and_under_the_mark)
+/* An entry is taken from the middle of a deque (the newer ones moving down)
+ * only where no other core takes from it: a run of one worker. */
+static void deque_take_not_solo(int broken)
 {
+    hive_core_queues_init_at(&owned, 1, 0);
+    hive_core_queues_reset(&owned, 1, !broken);
+    hive_host_bind_core(1);
+    (void)hive_deque_push(&owned.forkjoin, &loose[0]);
+    (void)hive_deque_push(&owned.forkjoin, &loose[1]);
+    if (hive_deque_take_solo(&owned.forkjoin, hive_deque_bottom(&owned.forkjoin) - 2) != &loose[0])
+        _exit(4);
+}
+
+HIVE_TEST(deque_entries_are_taken_and_published_by_the_rules)
+{
+    expect_panic_only_when_broken(deque_take_not_solo, HIVE_RULE_DEQUE_TAKE_SOLO);
     expect_panic_only_when_broken(deque_public_onto_private, HIVE_RULE_DEQUE_PRIVATE);
     expect_panic_only_when_broken(private_publish_outside_mark, HIVE_RULE_PRIVATE_MARK);
 }

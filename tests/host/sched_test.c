@@ -523,7 +523,8 @@ static void sw_deep_private_join(void *unused)
 static void sw_deep_private_entry(void *unused)
 {
     (void)unused;
-    /* Core 1 asleep first: it wants work, so the join shares fb. */
+    /* Core 1 asleep first: the join's fb (a task's first join is shared)
+     * wakes it, and it takes fb at once. */
     struct sw_active a;
     sw_active_start(&a);
     while (!SW_CORE_SLEEPING(1) && sw_active_poll(&a) < 2000000000ull)
@@ -546,8 +547,11 @@ HIVE_TEST(deep_join_waiter_gets_private_tasks_of_its_frame_thief)
         private_rounds += sw_deep_private.private_after_spawns > 0;
         on_core0 += atomic_load(&sw_deep_private.ran_on[0]);
     }
-    /* Core 1 spun throughout: core 0 ran every task. */
+    /* Core 1 spun throughout: core 0 ran every task. And the case is the
+     * one it is about: the tasks were private when fb began to spin (a
+     * round where core 0 had asked already may have seen some go public). */
     CHECK_EQ(on_core0, rounds * SW_DEEP_TASKS);
+    CHECK(private_rounds > 0);
     printf("  %u of %u rounds held tasks private after the spawns; core 0 ran all %u tasks\n",
            private_rounds, rounds, on_core0);
 }

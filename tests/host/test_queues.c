@@ -587,6 +587,34 @@ HIVE_TEST(deque_private_split)
     }
 }
 
+/* A solo deque (a run of one worker) gives up an entry from its middle: the
+ * newer ones move down a slot and keep their order, and so do the older;
+ * first, middle and last taken in turn; across the index wrap. */
+HIVE_TEST(deque_take_solo)
+{
+    static const uint32_t starts[] = {0, 0xFFFFFFFEu, 0x7FFFFFFDu};
+    for (unsigned s = 0; s < 3; s++) {
+        memset(tasks, 0, sizeof tasks);
+        hive_deque_init_at(&deque, HIVE_QUEUE_ANY_OWNER, starts[s]);
+        deque.solo = true;
+        for (unsigned i = 0; i < 6; i++)
+            CHECK(hive_deque_push(&deque, &tasks[i]) == NULL);
+        CHECK_EQ(hive_deque_top_solo(&deque), starts[s]);
+        /* the oldest, then one in the middle, then the newest */
+        CHECK_EQ(id(hive_deque_take_solo(&deque, starts[s])), 0);
+        CHECK_EQ(hive_deque_bottom(&deque), starts[s] + 5);
+        CHECK_EQ(id(hive_deque_at(&deque, starts[s])), 1);
+        CHECK_EQ(id(hive_deque_take_solo(&deque, starts[s] + 2)), 3);
+        CHECK_EQ(id(hive_deque_take_solo(&deque, starts[s] + 3)), 5);
+        CHECK_EQ(hive_deque_owned(&deque), 3);
+        CHECK_EQ(id(hive_deque_pop(&deque)), 4);
+        CHECK_EQ(id(hive_deque_pop(&deque)), 2);
+        CHECK_EQ(id(hive_deque_pop(&deque)), 1);
+        CHECK(hive_deque_pop(&deque) == NULL);
+        CHECK_EQ(hive_deque_bottom(&deque), starts[s]);
+    }
+}
+
 /* The worker's steal: the victim's fork-join deque first (its oldest entry,
  * one task), then half of its ring; nothing from oneself; every attempt, steal
  * and task moved counted. */
