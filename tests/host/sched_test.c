@@ -455,15 +455,15 @@ HIVE_TEST(kept_hold_ends_for_a_waiter_elsewhere_whose_parks_time_out)
  * run them, and only once they are public: it asks core 1 for what it holds
  * privately (sched/wait.c), core 1's backstop check sees the ask and pokes
  * it, and the poke publishes them. Without the ask fb spins for good (here:
- * gives up after 3 s of its running time, and the case fails).
+ * gives up after 2 s of its running time, and the case fails).
  */
 #define SW_DEEP_TASKS 4
 
 static struct {
     struct hive_group g;
     struct hive_task tasks[SW_DEEP_TASKS];
-    atomic_uint ran_on[2];
-    atomic_bool fb_started;
+    atomic_uint ran_on[2], ran;
+    atomic_bool fb_started, all_ran;
     atomic_uint late, gave_up;
     int fa_core, fb_core;
     bool fa_deep;
@@ -474,12 +474,8 @@ static void sw_deep_private_task(struct hive_task *t)
 {
     (void)t;
     atomic_fetch_add(&sw_deep_private.ran_on[hive_worker_id() & 1], 1);
-}
-
-static bool sw_deep_private_all_ran(void)
-{
-    return atomic_load(&sw_deep_private.ran_on[0]) + atomic_load(&sw_deep_private.ran_on[1]) ==
-           SW_DEEP_TASKS;
+    if (atomic_fetch_add(&sw_deep_private.ran, 1) + 1 == SW_DEEP_TASKS)
+        atomic_store(&sw_deep_private.all_ran, true);
 }
 
 static void sw_deep_private_fb(void *unused)
@@ -493,15 +489,7 @@ static void sw_deep_private_fb(void *unused)
         CHECK_EQ(hive_group_spawn(&sw_deep_private.g, &sw_deep_private.tasks[i], sw_deep_private_task),
                  HIVE_OK);
     sw_deep_private.private_after_spawns = hive_deque_private_len(&hive_tls_worker->queues.forkjoin);
-    struct sw_active a;
-    sw_active_start(&a);
-    while (!sw_deep_private_all_ran()) {
-        if (sw_active_poll(&a) > 3000000000ull) {
-            atomic_fetch_add(&sw_deep_private.gave_up, 1);
-            break;
-        }
-        SW_SPIN_PAUSE();
-    }
+    (void)sw_spin_until(&sw_deep_private.all_ran, &sw_deep_private.gave_up);
     CHECK_EQ(hive_group_wait(&sw_deep_private.g), HIVE_OK);
 }
 
@@ -633,7 +621,7 @@ HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_another_groups)
  * hive_spawn(X) and returns: X in core 0's LIFO slot, which a deep wait
  * never looks at. The blocker then ends and its core wants work: it must
  * get X (moved to the ring as T returned), or fb spins for good (gives up
- * after 3 s of its running time here, and the case fails).
+ * after 2 s of its running time here, and the case fails).
  */
 static struct {
     struct hive_group g, hb;
@@ -675,15 +663,7 @@ static void sw_lifo_fb(void *unused)
     atomic_store(&sw_lifo.fb_started, true);
     sw_spin_running(2000000);
     CHECK_EQ(hive_group_spawn(&sw_lifo.g, &sw_lifo.t, sw_lifo_t), HIVE_OK);
-    struct sw_active a;
-    sw_active_start(&a);
-    while (!atomic_load(&sw_lifo.x_ran)) {
-        if (sw_active_poll(&a) > 3000000000ull) {
-            atomic_fetch_add(&sw_lifo.gave_up, 1);
-            break;
-        }
-        SW_SPIN_PAUSE();
-    }
+    (void)sw_spin_until(&sw_lifo.x_ran, &sw_lifo.gave_up);
     CHECK_EQ(hive_group_wait(&sw_lifo.g), HIVE_OK);
 }
 
