@@ -19,7 +19,10 @@
  * Never hold a spinlock across anything that waits or may run a task:
  * hive_join, hive_group_spawn(_fn) (a full fork-join deque runs the task at
  * once), hive_spawn_or_run (full queues run it at once), hive_group_wait,
- * hive_run or a parked core. A debug build checks each.
+ * hive_run or a parked core. A debug build checks each. And keep sections
+ * short while this core holds group tasks it has not offered yet: on the
+ * boards the interrupt that offers them to idle cores (hive.h, hive_group)
+ * waits while interrupts are masked.
  */
 #ifndef HIVE_SPINLOCK_H
 #define HIVE_SPINLOCK_H
