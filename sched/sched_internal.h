@@ -248,9 +248,9 @@ struct hive_worker {
      * found nothing here while this core may hold private group tasks, or
      * a deep waiter found nothing for a while while this core may keep a
      * hold (group.c, "Kept holds") or hold private group tasks: it wants
-     * them, which the idle word does not say. Set by that waiter, cleared by this core when it publishes
-     * or its keep ends, or by a check that finds nothing held here. A line
-     * of its own: a waiter writes it. */
+     * them, which the idle word does not say. Set by that waiter, cleared
+     * by this core when it publishes or its keep ends, or by a check that
+     * finds nothing held here. A line of its own: a waiter writes it. */
     _Alignas(HIVE_CACHE_LINE) atomic_bool work_asked;
 };
 

@@ -156,6 +156,24 @@ static void sw_make_busy_at_once(struct hive_group *local, struct hive_task *qui
         CHECK_EQ(hive_group_spawn(local, &queued[i], sw_err_noop_task), HIVE_OK);
 }
 
+/* Spin until every core in `cores` (a bit each) sleeps in hive_port_wait at
+ * once, for at most 2 s of this core's running time: the cases below start
+ * once the other cores want work. */
+static void sw_until_asleep(unsigned cores)
+{
+    struct sw_active a;
+    sw_active_start(&a);
+    for (;;) {
+        bool all = true;
+        for (unsigned c = 0; c < 32; c++)
+            if (cores >> c & 1 && !SW_CORE_SLEEPING(c))
+                all = false;
+        if (all || sw_active_poll(&a) >= 2000000000ull)
+            return;
+        SW_SPIN_PAUSE();
+    }
+}
+
 /* Spin until *flag is set: false (and a count in *late) after 2 s of this
  * core's running time; *spent_ns (if given) the running time it spun. */
 static bool sw_spin_until_spent(atomic_bool *flag, atomic_uint *late, uint64_t *spent_ns)
@@ -513,10 +531,7 @@ static void sw_deep_private_entry(void *unused)
     (void)unused;
     /* Core 1 asleep first: the join's fb (a task's first join is shared)
      * wakes it, and it takes fb at once. */
-    struct sw_active a;
-    sw_active_start(&a);
-    while (!SW_CORE_SLEEPING(1) && sw_active_poll(&a) < 2000000000ull)
-        SW_SPIN_PAUSE();
+    sw_until_asleep(1u << 1);
     (void)sw_descend(0, sw_deep_private_join, NULL);
 }
 
@@ -690,16 +705,11 @@ static void sw_lifo_join(void *unused)
 static void sw_lifo_entry(void *unused)
 {
     (void)unused;
-    struct sw_active a;
-    sw_active_start(&a);
-    while (!(SW_CORE_SLEEPING(1) && SW_CORE_SLEEPING(2)) && sw_active_poll(&a) < 2000000000ull)
-        SW_SPIN_PAUSE();
+    sw_until_asleep(1u << 1 | 1u << 2);
     (void)sw_descend(0, sw_lifo_spawn_blocker, NULL);
     (void)sw_spin_until(&sw_lifo.blocker_started, &sw_lifo.late);
     sw_lifo.other = sw_lifo.blocker_core == 1 ? 2 : 1;
-    sw_active_start(&a);
-    while (!SW_CORE_SLEEPING(sw_lifo.other) && sw_active_poll(&a) < 2000000000ull)
-        SW_SPIN_PAUSE();
+    sw_until_asleep(1u << sw_lifo.other);
     (void)sw_descend(0, sw_lifo_join, NULL);
     CHECK_EQ(hive_group_wait(&sw_lifo.hb), HIVE_OK);
 }
@@ -1641,10 +1651,7 @@ static void private_entry(void *arg)
     /* Core 1 asleep first, so that it wants work and the keeper is queued
      * in public: spawned while core 1 is still starting, it would be kept
      * private and reach core 1 by the heartbeat alone. */
-    struct sw_active a;
-    sw_active_start(&a);
-    while (!SW_CORE_SLEEPING(1) && sw_active_poll(&a) < 2000000000u)
-        SW_SPIN_PAUSE();
+    sw_until_asleep(1u << 1);
     CHECK_EQ(hive_group_spawn(&kept, &keeper_task, keeper_fn), HIVE_OK);
     if (!private_spin_until(&keeper_running)) {
         /* Never taken: the wait below runs it. */
