@@ -45,7 +45,7 @@
 #define HIVE_RULE_PRIVATE_MARK \
     "rule broken: private entries are published by their owner inside its private mark, or by its interrupt outside one"
 #define HIVE_RULE_DEQUE_TAKE_SOLO \
-    "rule broken: only the deque of a run of one worker has an entry taken from its middle, and only a group task above no join frame"
+    "rule broken: only the deque of a run of one worker has an entry taken from its middle, and only an entry (not a hole)"
 #define HIVE_RULE_RING_SOLO "rule broken: nobody steals from the ring of a run of one worker"
 #define HIVE_RULE_RUN_ONCE "rule broken: a queued task is run by one core, once per spawn"
 #define HIVE_RULE_JOIN_ONCE "rule broken: a join frame is joined once"

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+struct hive_task hive_deque_hole;
+
 void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start)
 {
     d->owner = owner;

@@ -72,6 +72,10 @@ struct hive_deque {
     unsigned owner;
 };
 
+/* What hive_deque_take_solo leaves in the slot of an entry it takes from
+ * the middle of a solo deque: never returned by a pop, never run. */
+extern struct hive_task hive_deque_hole;
+
 /* Empty, owned by core `owner`, both indices at `start` (tests start near
  * 2^32 to wrap). */
 void hive_deque_init_at(struct hive_deque *d, unsigned owner, uint32_t start);
@@ -155,12 +159,12 @@ static inline uint32_t hive_deque_top_solo(const struct hive_deque *d)
 }
 
 /* Owner of a solo deque: remove and return the entry at index i (top <= i <
- * bottom; a solo deque has no private entries), the newer ones each moving
- * down a slot, so the others keep their order. The caller makes sure that
- * no join frame is among those (a shared frame's joiner finds it by its
- * index: join.c). relaxed (all): no other core takes from this deque this
- * run, and what other threads read of it (the backstop's look at its
- * length) is a hint. */
+ * bottom; a solo deque has no private entries). An entry from the middle
+ * leaves a hole in its slot: every other entry keeps its index, as a shared
+ * join frame must (its joiner finds it by its index: join.c), and the pops
+ * that reach the hole drop it. relaxed (all): no other core takes from this
+ * deque this run, and what other threads read of it (the backstop's look at
+ * its length) is a hint. */
 static inline struct hive_task *hive_deque_take_solo(struct hive_deque *d, uint32_t i)
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
@@ -169,17 +173,20 @@ static inline struct hive_task *hive_deque_take_solo(struct hive_deque *d, uint3
                    (int32_t)(i - atomic_load_explicit(&d->top, memory_order_relaxed)) >= 0,
                HIVE_RULE_DEQUE_TAKE_SOLO);
     struct hive_task *t = atomic_load_explicit(&d->slot[i & HIVE_DEQUE_MASK], memory_order_relaxed);
-    for (uint32_t j = i; j + 1 != b; j++)
-        atomic_store_explicit(&d->slot[j & HIVE_DEQUE_MASK],
-                              atomic_load_explicit(&d->slot[(j + 1) & HIVE_DEQUE_MASK], memory_order_relaxed),
-                              memory_order_relaxed);
-    atomic_store_explicit(&d->bottom, b - 1, memory_order_relaxed);
-    d->private_end = b - 1;
+    HIVE_CHECK(t != &hive_deque_hole, HIVE_RULE_DEQUE_TAKE_SOLO);
+    if (i + 1 == b) {
+        atomic_store_explicit(&d->bottom, i, memory_order_relaxed);
+        d->private_end = i;
+    } else {
+        atomic_store_explicit(&d->slot[i & HIVE_DEQUE_MASK], &hive_deque_hole, memory_order_relaxed);
+    }
     return t;
 }
 
-/* Owner: pop the newest task, or NULL. */
-static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
+/* Owner: pop the newest task, at index limit or above, or NULL. The caller
+ * has seen bottom above limit, so only a solo deque's holes (dropped as the
+ * pop passes them) can bring the pop down to it. */
+static inline struct hive_task *hive_deque_pop_above(struct hive_deque *d, uint32_t limit)
 {
     HIVE_CHECK_OWNER(d->owner, HIVE_RULE_DEQUE_OWNER);
     /* relaxed: only this core writes bottom. */
@@ -198,11 +205,17 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
          * took 32.5 ms without the fence instead of 39.5 (medians, 8
          * interleaved runs each, on the host). */
         uint32_t bottom = b0;
-        if (bottom == atomic_load_explicit(&d->top, memory_order_relaxed))
-            return NULL;
-        atomic_store_explicit(&d->bottom, bottom - 1, memory_order_relaxed);
-        d->private_end = bottom - 1;
-        return atomic_load_explicit(&d->slot[(bottom - 1) & HIVE_DEQUE_MASK], memory_order_relaxed);
+        uint32_t top = atomic_load_explicit(&d->top, memory_order_relaxed);
+        struct hive_task *x = NULL;
+        while (bottom != top && (int32_t)(bottom - limit) > 0) {
+            x = atomic_load_explicit(&d->slot[--bottom & HIVE_DEQUE_MASK], memory_order_relaxed);
+            if (x != &hive_deque_hole)
+                break;
+            x = NULL;
+        }
+        atomic_store_explicit(&d->bottom, bottom, memory_order_relaxed);
+        d->private_end = bottom;
+        return x;
     }
     uint32_t b = b0 - 1;
     /* release: pairs with the acquire load of bottom in hive_deque_steal (a
@@ -236,6 +249,13 @@ static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
     atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
     d->private_end = b + 1;
     return x;
+}
+
+/* Owner: pop the newest task, or NULL. (A deque holds at most its capacity,
+ * so that far below bottom is no limit.) */
+static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
+{
+    return hive_deque_pop_above(d, d->private_end - HIVE_DEQUE_CAP);
 }
 
 /* Owner: the owner's end, private entries included, exact (only the owner

@@ -750,19 +750,16 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
          * group's entry, and the newest-only look below would find that
          * entry again at every look, for good (a task P spawns G1 into g,
          * H2 into h, then Q, whose deep wait for g finds H2). No other core
-         * takes from this deque, so take g's newest task from under the
-         * group tasks above it: still only the very work this wait waits
-         * for. Not from under a join frame, whose joiner finds it by its
-         * index (join.c): there the wait goes on as before. The tasks that
-         * move down a slot may go under the floor of the task that pushed
-         * them; only a wait for their group looks for them (here, wherever
-         * they lie), and the frames further down pop them as before. */
+         * takes from this deque, so take g's newest task wherever it lies,
+         * under other groups' tasks or under join frames: still only the
+         * very work this wait waits for. Every other entry keeps its index
+         * (the take leaves a hole), so the frames' joiners find them, and
+         * the floors of the tasks on this stack still part the deque as
+         * they did. */
         uint32_t top = hive_deque_top_solo(d);
         for (uint32_t i = hive_deque_bottom(d); i != top;) {
             struct hive_task *t = hive_deque_at(d, --i);
-            if (!hive_task_is_group(t->kind))
-                return NULL;
-            if (t->group == g)
+            if (t != &hive_deque_hole && hive_task_is_group(t->kind) && t->group == g)
                 return hive_deque_take_solo(d, i);
         }
         return NULL;

@@ -75,8 +75,8 @@
  * stack as deep as the group is wide. The one exception, in group.c: a deep
  * group wait may run a task of its own group found under the floor - the
  * newest entry there, or in a run of one worker the group's newest task
- * above any join frame - the very work it waits for, where a serial run of
- * the group would run it too.
+ * wherever it lies - the very work it waits for, where a serial run of the
+ * group would run it too.
  *
  * Latent frames. Offering every fb to thieves costs two full fences per
  * join (the deque pop's, and the notify's that rule 1 of idle.c needs after
@@ -329,7 +329,7 @@ static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
      * is gone if a thief took it (then so is everything older) or if a wait
      * inside fa ran it (then f->remaining is zero already). */
     while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - f->deque_index) > 0) {
-        struct hive_task *t = hive_forkjoin_pop(w);
+        struct hive_task *t = hive_forkjoin_pop_above(w, f->deque_index);
         if (t == &f->task) {
             frame_taken(f);
             w->stats.tasks_run++;

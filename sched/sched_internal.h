@@ -659,19 +659,27 @@ static inline bool hive_private_wanted(struct hive_worker *w)
 
 /* The owner's pop of its fork-join deque, the only one a worker makes: while
  * some core wants work, private entries are published first, so that a
- * core which keeps popping its own work without spawning offers it too. */
-static inline struct hive_task *hive_forkjoin_pop(struct hive_worker *w)
+ * core which keeps popping its own work without spawning offers it too.
+ * Only an entry at index limit or above (the caller has seen bottom above
+ * it: a floor, or a join frame's index; hive_deque_pop_above). */
+static inline struct hive_task *hive_forkjoin_pop_above(struct hive_worker *w, uint32_t limit)
 {
     struct hive_deque *d = &w->queues.forkjoin;
     if (hive_deque_private_len(d) && !hive_deque_len(d) && hive_private_wanted(w))
         hive_publish_oldest_private(w);
     hive_private_enter(w);
-    struct hive_task *t = hive_deque_pop(d);
+    struct hive_task *t = hive_deque_pop_above(d, limit);
     /* relaxed (both): a hint (publish.c, "The heartbeat"). */
     if (!hive_deque_private_len(d) && atomic_load_explicit(&w->private_held, memory_order_relaxed))
         atomic_store_explicit(&w->private_held, false, memory_order_relaxed);
     hive_private_leave(w);
     return t;
+}
+
+/* The same, any entry. */
+static inline struct hive_task *hive_forkjoin_pop(struct hive_worker *w)
+{
+    return hive_forkjoin_pop_above(w, hive_deque_bottom(&w->queues.forkjoin) - HIVE_DEQUE_CAP);
 }
 
 /* ---- pool.c ---- */

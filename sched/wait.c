@@ -70,11 +70,11 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
      * pushed by that task or by work nested in its waits, e.g. group tasks
      * a leapfrogged task spawned and left behind; nobody else may be able to
      * run them (join.c, "Waiting", has the argument). The owner's bottom is
-     * exact, so the pop below takes index bottom-1 >= forkjoin_floor or, if
-     * thieves emptied the deque meanwhile, nothing: never an entry under the
-     * floor. */
+     * exact, so the pop below takes an index at or above forkjoin_floor (a
+     * solo deque's holes it passes no lower) or, if thieves emptied the
+     * deque meanwhile, nothing: never an entry under the floor. */
     if (deep && (int32_t)(hive_deque_bottom(&w->queues.forkjoin) - w->forkjoin_floor) > 0 &&
-        (t = hive_forkjoin_pop(w)))
+        (t = hive_forkjoin_pop_above(w, w->forkjoin_floor)))
         return t;
     /* Private entries left are under the floor, another task's: offered
      * now, as a deep wait never parks and may poll for long (group.c,

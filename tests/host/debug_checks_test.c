@@ -217,7 +217,7 @@ static void private_publish_outside_mark(int broken)
     run_one_worker(private_publish_entry, NULL);
 }
 
-/* An entry is taken from the middle of a deque (the newer ones moving down)
+/* An entry is taken from the middle of a deque (leaving a hole in its slot)
  * only where no other core takes from it: a run of one worker. */
 static void deque_take_not_solo(int broken)
 {

@@ -625,6 +625,92 @@ HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_another_groups)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     printf("  1 worker: Q's deep wait for g %s\n", hung ? "never ended (killed after 20 s)" : "ran G1 and returned");
 }
+
+/*
+ * The same at one worker, with g's task under a join frame. O, deep,
+ * spawns G1 into g and P into h, and waits for h, which runs P; P joins fa
+ * with fb (its first join in a wait: the frame goes into the deque above
+ * G1); fa spawns Q into q and waits for q, which runs Q; Q waits for g.
+ * Nothing lies above Q's floor, and under it the frame that fa's joiner
+ * finds by its index: G1 cannot move up past it, or the frame down into its
+ * slot. The wait must still run G1, or it waits for good.
+ */
+static struct {
+    struct hive_group g, h, q;
+    struct hive_task g1, p, qt;
+    atomic_bool g1_ran, fb_ran;
+    bool q_deep, frame_queued;
+} sw_frame;
+
+static void sw_frame_g1(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_frame.g1_ran, true);
+}
+
+static void sw_frame_q(struct hive_task *t)
+{
+    (void)t;
+    sw_frame.q_deep = hive_tls_worker->wait_deep;
+    CHECK_EQ(hive_group_wait(&sw_frame.g), HIVE_OK);
+}
+
+static void sw_frame_fa(void *unused)
+{
+    (void)unused;
+    /* G1 and the frame: the case is the one it is about. */
+    sw_frame.frame_queued = hive_deque_len(&hive_tls_worker->queues.forkjoin) == 2;
+    CHECK_EQ(hive_group_spawn(&sw_frame.q, &sw_frame.qt, sw_frame_q), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_frame.q), HIVE_OK);
+}
+
+static void sw_frame_fb(void *unused)
+{
+    (void)unused;
+    atomic_store(&sw_frame.fb_ran, true);
+}
+
+static void sw_frame_p(struct hive_task *t)
+{
+    (void)t;
+    CHECK_EQ(hive_join(sw_frame_fa, NULL, sw_frame_fb, NULL), HIVE_OK);
+}
+
+static void sw_frame_o(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_frame.g, &sw_frame.g1, sw_frame_g1), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_frame.h, &sw_frame.p, sw_frame_p), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_frame.h), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_frame.g), HIVE_OK);
+}
+
+static void sw_frame_entry(void *unused)
+{
+    (void)unused;
+    (void)sw_descend(0, sw_frame_o, NULL);
+}
+
+HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_a_join_frame)
+{
+    fflush(stdout);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        alarm(20);
+        memset(&sw_frame, 0, sizeof sw_frame);
+        struct hive_config c = sw_cfg(1);
+        int err = hive_run(sw_frame_entry, NULL, &c);
+        bool ok = err == HIVE_OK && atomic_load(&sw_frame.g1_ran) && atomic_load(&sw_frame.fb_ran);
+        _exit(!ok ? 3 : !sw_frame.q_deep || !sw_frame.frame_queued ? 4 : 0);
+    }
+    int status = 0;
+    CHECK_EQ(waitpid(child, &status, 0), child);
+    bool hung = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
+    CHECK(!hung);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    printf("  1 worker: Q's deep wait for g %s\n", hung ? "never ended (killed after 20 s)" : "ran G1 from under the frame and returned");
+}
 #endif
 
 /*

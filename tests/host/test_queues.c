@@ -587,31 +587,41 @@ HIVE_TEST(deque_private_split)
     }
 }
 
-/* A solo deque (a run of one worker) gives up an entry from its middle: the
- * newer ones move down a slot and keep their order, and so do the older;
- * first, middle and last taken in turn; across the index wrap. */
+/* A solo deque (a run of one worker) gives up an entry from its middle: it
+ * leaves a hole, every other entry keeps its index, and the pops drop the
+ * holes they pass - but never below the limit they are given. The oldest,
+ * one in the middle, then the newest (no hole: the bottom moves); across the
+ * index wrap. */
 HIVE_TEST(deque_take_solo)
 {
     static const uint32_t starts[] = {0, 0xFFFFFFFEu, 0x7FFFFFFDu};
     for (unsigned s = 0; s < 3; s++) {
+        uint32_t at = starts[s];
         memset(tasks, 0, sizeof tasks);
-        hive_deque_init_at(&deque, HIVE_QUEUE_ANY_OWNER, starts[s]);
+        hive_deque_init_at(&deque, HIVE_QUEUE_ANY_OWNER, at);
         deque.solo = true;
-        for (unsigned i = 0; i < 6; i++)
+        for (unsigned i = 0; i < 7; i++)
             CHECK(hive_deque_push(&deque, &tasks[i]) == NULL);
-        CHECK_EQ(hive_deque_top_solo(&deque), starts[s]);
-        /* the oldest, then one in the middle, then the newest */
-        CHECK_EQ(id(hive_deque_take_solo(&deque, starts[s])), 0);
-        CHECK_EQ(hive_deque_bottom(&deque), starts[s] + 5);
-        CHECK_EQ(id(hive_deque_at(&deque, starts[s])), 1);
-        CHECK_EQ(id(hive_deque_take_solo(&deque, starts[s] + 2)), 3);
-        CHECK_EQ(id(hive_deque_take_solo(&deque, starts[s] + 3)), 5);
-        CHECK_EQ(hive_deque_owned(&deque), 3);
-        CHECK_EQ(id(hive_deque_pop(&deque)), 4);
-        CHECK_EQ(id(hive_deque_pop(&deque)), 2);
+        CHECK_EQ(hive_deque_top_solo(&deque), at);
+        CHECK_EQ(id(hive_deque_take_solo(&deque, at)), 0);
+        CHECK_EQ(id(hive_deque_take_solo(&deque, at + 3)), 3);
+        CHECK_EQ(id(hive_deque_take_solo(&deque, at + 4)), 4);
+        CHECK_EQ(id(hive_deque_take_solo(&deque, at + 6)), 6);
+        CHECK_EQ(hive_deque_bottom(&deque), at + 6);
+        CHECK_EQ(id(hive_deque_at(&deque, at + 1)), 1);
+        CHECK_EQ(id(hive_deque_at(&deque, at + 5)), 5);
+        CHECK_EQ(id(hive_deque_pop(&deque)), 5);
+        /* Holes at 3 and 4: a pop limited to 4 drops the one at 4, stops */
+        CHECK(hive_deque_pop_above(&deque, at + 4) == NULL);
+        CHECK_EQ(hive_deque_bottom(&deque), at + 4);
+        /* limited to 2: drops the hole at 3, takes 2 */
+        CHECK_EQ(id(hive_deque_pop_above(&deque, at + 2)), 2);
         CHECK_EQ(id(hive_deque_pop(&deque)), 1);
+        /* the hole at the oldest index: dropped, and the deque is empty */
+        CHECK_EQ(hive_deque_owned(&deque), 1);
         CHECK(hive_deque_pop(&deque) == NULL);
-        CHECK_EQ(hive_deque_bottom(&deque), starts[s]);
+        CHECK_EQ(hive_deque_bottom(&deque), at);
+        CHECK_EQ(hive_deque_owned(&deque), 0);
     }
 }
 
