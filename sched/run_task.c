@@ -44,28 +44,29 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
         void (*fn)(struct hive_task *) = t->fn;
         struct hive_group *g = t->group;
         unsigned hold = t->chunk_len; /* a private task's (group.c) */
-        /* release: pairs with the acquire CAS in hive_spawn_claim; whoever
-         * spawns t again sees our reads of its header done. */
+        /* Give the header back: IDLE. release: pairs with the acquire CAS
+         * in hive_spawn_claim; whoever spawns t again sees our reads of its
+         * header done. A counted task's is an exchange, acquire too: the
+         * worker's half of the EBUSY promise (spawn.c, the top) - a
+         * hive_spawn refused while t was queued marked the state with a
+         * release read-modify-write, and reading that mark (or a later one)
+         * here makes what the refused caller wrote visible to fn. Not for a
+         * group's task, whose refusal promises nothing (hive.h), nor the
+         * run's entry. The exchange replaced a store and a seq_cst fence
+         * (spawn.c has the figures): it waits for the header's line, which
+         * the queues prefetch for writing (ring.c, global_queue.c). */
 #ifdef HIVE_DEBUG_CHECKS
         /* A task taken twice for one spawn finds IDLE here the second time
          * (or, if it was spawned again in between, leaves the later take to
          * find it). */
-        unsigned was = atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+        unsigned was = atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_acq_rel);
         HIVE_CHECK(was & HIVE_TASK_QUEUED, HIVE_RULE_RUN_ONCE);
 #else
-        atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
-#endif
-        /* The worker's half of the EBUSY handshake (spawn.c, the top): a
-         * hive_spawn or hive_after refused because t was still queued must
-         * have its writes seen by this run. Not for a group's task, whose
-         * refusal promises nothing (hive.h): a fence each cost skynet, a
-         * group task per node, 23% at 1 worker. 10^6 spawns, interleaved:
-         * 20.5 -> 21.8 ms at 1 worker, 11.8 -> 13.4 at 2 (the stolen
-         * headers are prefetched for it: ring.c, global_queue.c); an
-         * exchange of the state instead of store and fence took 2 workers
-         * twice as long again (it waits for the header's line at once). */
         if (kind == HIVE_TASK_COUNTED)
-            atomic_thread_fence(memory_order_seq_cst);
+            (void)atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_acq_rel);
+        else
+            atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+#endif
         fn(t);
         hive_group_keep_drop(w);
         if (kind == HIVE_TASK_COUNTED)

@@ -15,15 +15,22 @@
  *
  * EBUSY promises the caller that the queued run will see what it wrote
  * before the spawn (one task drains all that came: hive/irq.h, the guide).
- * That is a store-then-load handshake - the spawner writes its data, then
- * reads the state; the worker writes IDLE, then fn reads the data - and
- * without a fence on each side both can miss (the store-buffering outcome:
+ * Both sides write the state with a read-modify-write: the refusal marks it
+ * (QUEUED -> QUEUED | REFUSED, a CAS with release, even where the mark is
+ * on already), the worker takes it back to IDLE with an exchange (acquire,
+ * run_task.c) before fn reads the data. Read-modify-writes of one word are
+ * totally ordered and each reads the one before it: if the mark comes
+ * first, the exchange reads it or a later refusal's mark (a release
+ * sequence: every write of a queued task's state is a read-modify-write),
+ * so fn sees the caller's writes; if the exchange comes first, the mark's
+ * CAS finds IDLE, fails, and the spawn claims the task again. With a plain
+ * store of IDLE this was a store-then-load handshake, which needed a
+ * seq_cst fence on each side (without them the store-buffering outcome -
  * the spawner sees QUEUED, fn sees the old data, and the event waits for
- * the next one, which may never come; seen on the host, a few times in 10^6
- * refused spawns). So a refusal is a seq_cst fence and a second look at
- * the state, and the worker fences after its store of IDLE (run_task.c):
- * either the look sees IDLE (the spawn then queues the task again) or fn's
- * reads come after the caller's writes (docs/ordering.md).
+ * the next one - was seen on the host, a few times in 10^6 refused
+ * spawns); the exchange costs less than the store and the fence (10^6
+ * spawns on the host, 64-byte records: 41 -> 32 ms at 1 worker, 33 -> 25.5
+ * at 2; x86 serialises either way, the fence waits longer).
  *
  * The queued run a refusal counts on may be called off: hive_after claims
  * the task before it has a timer and gives it back if it gets none, and
@@ -83,28 +90,25 @@ static int claim(struct hive_task *task, void (*fn)(struct hive_task *task), boo
         return HIVE_EINVAL;
     for (;;) {
         unsigned state = HIVE_TASK_IDLE;
-        /* acquire: pairs with the release store of IDLE when the task last
-         * ran (run_task.c) or was given back, so that run's reads of fn and
-         * group happen before our writes. relaxed on failure: the refusal's
-         * look below decides. */
+        /* acquire: pairs with the release exchange or store of IDLE when the
+         * task last ran (run_task.c) or was given back, so that run's reads
+         * of fn and group happen before our writes. relaxed on failure: a
+         * refusal promises nothing by this look; its mark below does. */
         if (atomic_compare_exchange_strong_explicit(&task->state, &state, HIVE_TASK_QUEUED,
                                                     memory_order_acquire, memory_order_relaxed))
             break;
-        /* Still queued, it seems: the refusal's half of the handshake (the
-         * top), a fence and a look. If the run has given the task back
-         * meanwhile, claim it again. */
-        atomic_thread_fence(memory_order_seq_cst);
-        state = atomic_load(&task->state);
-        if (state == HIVE_TASK_IDLE)
-            continue;
-        /* Refused. Say so in the state, for a claim that is called off
-         * instead of queued (hive_spawn_unclaim, hive_spawn_cancel): it
-         * must then queue the task after all (the top). release: pairs with
-         * their acquire, so the run they queue sees what our caller wrote.
-         * relaxed on failure: the state moved (the task ran, or another
-         * refusal marked it); look again. */
-        if (!promise || (state & HIVE_TASK_REFUSED))
+        /* Still queued: refused. Only hive_spawn's refusal promises a run
+         * that sees our caller's writes (the top). */
+        if (!promise)
             return HIVE_EBUSY;
+        /* The mark, also where another refusal marked it already: this
+         * read-modify-write is what hands our caller's writes to the run
+         * (the top), and to a claim called off instead of queued
+         * (hive_spawn_unclaim, hive_spawn_cancel), which must queue the task
+         * after all. release: pairs with the run's acquire exchange and
+         * with the give-back's acquire. relaxed on failure: the state moved
+         * - the run took it back to IDLE (claim it again), or another
+         * refusal marked it (mark it over) - and the loop looks again. */
         if (atomic_compare_exchange_strong_explicit(&task->state, &state,
                                                     state | HIVE_TASK_REFUSED,
                                                     memory_order_release, memory_order_relaxed))
