@@ -1,0 +1,220 @@
+/*
+ * A task's state word and the promise of a refused hive_spawn (sched/spawn.c,
+ * the top; sched/run_task.c): a spawn refused with HIVE_EBUSY because the
+ * task is still queued promises that the queued run sees everything the
+ * caller wrote before the call - one task drains what many events left.
+ *
+ * Both sides write the state with a read-modify-write: the refusal marks
+ * it (QUEUED -> QUEUED | REFUSED, a release CAS, also over a mark already
+ * there), the worker takes it back to IDLE with an acquire exchange before
+ * fn reads the data; a claim given back unqueued (hive_after's with no
+ * timer, hive_after_cancel) is a CAS QUEUED -> IDLE, acquire on failure,
+ * and queues the task after all when a mark stops it. Every access is to
+ * the one word, and each is a read-modify-write, so the word's
+ * modification order is the whole interleaving: one atomic step per
+ * access, searched in every order.
+ *
+ * What a weaker order may hide is modelled as what the C11 model grants
+ * and no more. A run's fn sees the data of version v (writers number
+ * their writes) only if some synchronisation hands v over: the push that
+ * queued the task (release, the worker's take acquires it) - the queued
+ * version - or a release mark read by the worker's acquire exchange,
+ * directly or through later read-modify-writes (a release sequence: every
+ * write of the word is one) - `carried`, the highest version marked so far.
+ * A plain load may see more; the model assumes it does not.
+ *
+ * Checked, at the end of every interleaving (all spawns and claims done,
+ * the worker ran everything queued):
+ *   - each promise is kept: every refusal that returned EBUSY named the
+ *     queued instance it was refused by (its claim: `inst`), and that
+ *     instance's run saw at least the refused caller's version;
+ *   - every instance claimed ran once, or was given back unmarked; the
+ *     task ends idle.
+ *
+ * Processes: NPROD producers (an interrupt handler's hive_spawn of the
+ * drain task, each NSPAWN times: write the data, then spawn), a worker
+ * that runs what is queued, and a timer (hive_after: a claim with no
+ * promise, then queued when it fires or given back when it gets no timer,
+ * chosen freely).
+ *
+ * Planted bugs (each must be found; model/CMakeLists.txt):
+ *   -DBUG_NO_REMARK   a refusal that finds the mark on already returns
+ *                     EBUSY without writing the word (the old protocol's
+ *                     path, without its fences): nothing hands its data on;
+ *   -DBUG_STORE_IDLE  the worker stores IDLE (release) instead of
+ *                     exchanging it: it reads no mark;
+ *   -DBUG_BLIND_GIVE_BACK  a claim given back stores IDLE whatever the
+ *                     word holds: a marked refusal's run never comes.
+ */
+
+#ifndef NPROD
+#define NPROD 2
+#endif
+#ifndef NSPAWN
+#define NSPAWN 2
+#endif
+#define NINST (NPROD * NSPAWN + 2)
+
+#define IDLE 0
+#define QUEUED 1
+#define REFUSED 2
+
+#define MAX(a, b) ((a) > (b) -> (a) : (b))
+
+/* -DPROBES=0: REACHED(k) reports, once, that the search got there (as in
+ * idle.pml; check.sh's PAN_PROBES names the ones a ctest must reach). */
+#ifdef PROBES
+c_decl { unsigned long hive_reached; }
+#define REACHED(k) c_code { \
+  if (!(hive_reached >> k & 1)) { \
+    hive_reached |= 1ul << k; printf("probe %d reached\n", k); \
+  } };
+#else
+#define REACHED(k)
+#endif
+/* 1  a mark's CAS found IDLE (the run took the task back between the
+ *    refusal's look and its mark) and the spawn claimed it again
+ * 2  a refusal marked over a mark already there
+ * 3  a give-back found a mark and queued the task after all
+ * 4  a run read a mark: it saw more than the queued version */
+
+byte state = IDLE;
+byte inst = 0;          /* the claim that put QUEUED in the word: 1, 2, ... */
+byte version = 0;       /* the data: the newest write's number */
+byte carried = 0;       /* the highest version a release mark put in the word */
+byte owed[NINST];       /* per instance: the highest version promised to its run */
+byte seen[NINST];       /* per instance: the version its run's fn saw at least */
+bit ran[NINST];
+bit given_back[NINST];
+chan queue = [NINST] of { byte, byte }; /* queued: instance, version pushed */
+byte finished = 0;
+
+proctype producer()
+{
+    byte n = 0, myver, s, si;
+    bit done;
+    do
+    :: n == NSPAWN -> break
+    :: else ->
+        atomic { version++; myver = version };
+        done = 0;
+        do
+        :: done -> break
+        :: else ->
+            /* the claim: CAS IDLE -> QUEUED (acquire) */
+            atomic {
+                if
+                :: state == IDLE ->
+                    state = QUEUED; inst++; queue!inst, myver; done = 1
+                :: else -> s = state; si = inst
+                fi
+            }
+            if
+            :: !done ->
+#ifdef BUG_NO_REMARK
+                if
+                :: s & REFUSED -> owed[si] = MAX(owed[si], myver); done = 1
+                :: else -> skip
+                fi;
+#endif
+                /* the mark: CAS s -> s | REFUSED (release) */
+                atomic {
+                    if
+                    :: !done && state == s ->
+                        if :: s & REFUSED -> REACHED(2) skip :: else -> skip fi;
+                        state = s | REFUSED; carried = MAX(carried, myver);
+                        owed[inst] = MAX(owed[inst], myver); done = 1
+                    :: !done && state != s ->
+                        if :: state == IDLE -> REACHED(1) skip :: else -> skip fi
+                    :: done -> skip
+                    fi
+                }
+            :: else -> skip
+            fi
+        od;
+        n++
+    od;
+    finished++
+}
+
+proctype timer()
+{
+    byte myver, mine, pushed;
+    atomic { version++; myver = version };
+    /* hive_after's claim: no promise, so a refusal is a plain EBUSY */
+    atomic {
+        if
+        :: state == IDLE -> state = QUEUED; inst++; mine = inst
+        :: else -> skip
+        fi
+    }
+    if
+    :: mine != 0 ->
+        if
+        :: queue!mine, myver            /* its timer fires: queued */
+        :: true ->                      /* no timer (or cancelled): given back */
+#ifdef BUG_BLIND_GIVE_BACK
+            atomic { state = IDLE; given_back[mine] = 1 }
+#else
+            atomic {
+                if
+                :: state == QUEUED -> state = IDLE; given_back[mine] = 1
+                :: else ->
+                    /* a mark: acquire on failure, then queued after all */
+                    REACHED(3) pushed = MAX(myver, carried)
+                fi
+            }
+            if :: !given_back[mine] -> queue!mine, pushed :: else -> skip fi
+#endif
+        fi
+    :: else -> skip
+    fi;
+    finished++
+}
+
+proctype worker()
+{
+    byte i, pushed, v;
+    do
+    :: queue?i, pushed ->
+        atomic {
+            assert(!ran[i]);
+#ifdef BUG_STORE_IDLE
+            v = pushed; state = IDLE
+#else
+            /* the exchange of IDLE (acquire): what the marks carried */
+            v = MAX(pushed, carried);
+            if :: carried > pushed -> REACHED(4) skip :: else -> skip fi;
+            state = IDLE
+#endif
+        }
+        atomic { ran[i] = 1; seen[i] = v }
+    :: finished == NPROD + 1 && empty(queue) -> break
+    od
+}
+
+init
+{
+    byte i;
+    atomic {
+        i = 0;
+        do
+        :: i < NPROD -> run producer(); i++
+        :: else -> break
+        od;
+        run timer();
+        run worker()
+    }
+    (_nr_pr == 1);
+    assert(state == IDLE);
+    i = 1;
+    do
+    :: i <= inst ->
+        assert(ran[i] || given_back[i]);
+        assert(!(ran[i] && given_back[i]));
+        assert(seen[i] >= owed[i]);
+        assert(!given_back[i] || owed[i] == 0);
+        i++
+    :: else -> break
+    od
+}
