@@ -4,8 +4,10 @@
  * hive_steal_from, or a ring claim and finish split with other operations in
  * between, the way a preempted thief sees them), global pulls (the
  * scheduler's hive_take_global), global push/pop (single and batched), and
- * fork-join deque push/pop/steal, each checked against a plain-array reference
- * model: every returned task, every ring index, every length and the steal
+ * fork-join deque push/pop/steal, and in stretches where the deque is solo (a
+ * run of one worker: no steals from it) the deep group wait's take from its
+ * middle, which leaves a hole, and pops limited to an index, which drop the
+ * holes they pass; each checked against a plain-array reference model: every returned task, every ring index, every length and the steal
  * counts must match, and at the end every task created must come out exactly
  * once.
  *
@@ -64,12 +66,14 @@ static struct mring m[NR];
 static struct mclaim pending[NR]; /* by thief */
 static unsigned gq[MAXT], gh, gn; /* global queue, circular: gn from gh, oldest first */
 static unsigned gc[MAXT], gch, gcn; /* its chunks' lengths, circular: gcn from gch, oldest first */
-static unsigned dq[HIVE_DEQUE_CAP], dn;   /* core 0's deque, bottom last */
+static unsigned dq[HIVE_DEQUE_CAP], dn;   /* core 0's deque, bottom last; HOLE: a taken slot */
+static bool solo;                         /* core 0's deque is solo: nothing steals from it */
 static struct hive_core_stats mstats;     /* what stats must count */
 static unsigned char seen[MAXT];
 static unsigned op_no;
 
 #define NONE (~0u)
+#define HOLE (~1u)
 
 static unsigned id(struct hive_task *t)
 {
@@ -345,7 +349,7 @@ static void op_finish(unsigned thief)
  * then half the ring. */
 static void op_steal(unsigned thief, unsigned victim)
 {
-    if (pending[thief].active)
+    if (pending[thief].active || (solo && victim == 0 && thief != victim))
         return;
     struct hive_task *t = hive_steal_from(&q[victim], &q[thief], &stats);
     unsigned want = NONE;
@@ -447,13 +451,62 @@ static void op_deque_push(void)
     }
 }
 
+/* The model's pop of entries at index `limit` (counted from top) or above:
+ * the holes it passes are dropped. */
+static unsigned model_pop_above(unsigned limit)
+{
+    while (dn > limit) {
+        unsigned x = dq[--dn];
+        if (x != HOLE)
+            return x;
+    }
+    return NONE;
+}
+
 static void op_deque_pop(void)
 {
-    got(hive_deque_pop(deque), dn ? dq[--dn] : NONE, "deque pop");
+    got(hive_deque_pop(deque), model_pop_above(0), "deque pop");
+}
+
+/* Solo only: a pop limited to index top + k, as a deep wait's at its floor
+ * or a joiner's at its frame (k may lie above bottom: nothing is taken). */
+static void op_deque_pop_above(unsigned k)
+{
+    if (!solo)
+        return;
+    uint32_t limit = hive_deque_top_solo(deque) + k;
+    got(hive_deque_pop_above(deque, limit), model_pop_above(k), "deque pop above");
+    EXPECT(hive_deque_bottom(deque) == hive_deque_top_solo(deque) + dn, "deque bottom after pop above");
+}
+
+/* Solo only: take the entry at index top + j (not a hole): a hole stays in
+ * its slot unless it was the newest. */
+static void op_deque_take_solo(unsigned j)
+{
+    if (!solo || !dn || dq[j % dn] == HOLE)
+        return;
+    j %= dn;
+    got(hive_deque_take_solo(deque, hive_deque_top_solo(deque) + j), dq[j], "deque take solo");
+    if (j + 1 == dn)
+        dn--;
+    else
+        dq[j] = HOLE;
+}
+
+/* Solo begins or ends, as between runs: only with the deque empty (the
+ * holes popped; a run's reset would drop them). */
+static void op_deque_solo_toggle(void)
+{
+    if (dn)
+        return;
+    solo = !solo;
+    deque->solo = solo;
 }
 
 static void op_deque_steal(void)
 {
+    if (solo)
+        return;
     struct hive_task *t = NULL;
     enum hive_steal_result r = hive_deque_steal(deque, &t);
     EXPECT(r == (dn ? HIVE_STEAL_OK : HIVE_STEAL_EMPTY), "deque steal %d with %u queued", r, dn);
@@ -463,6 +516,8 @@ static void op_deque_steal(void)
 /* The leapfrogging steal of a join wait: core 0's deque only. */
 static void op_steal_forkjoin(void)
 {
+    if (solo)
+        return;
     struct hive_task *t = hive_steal_forkjoin(&q[0], &stats);
     unsigned want = NONE;
     if (dn) {
@@ -509,6 +564,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(m, 0, sizeof m);
     memset(pending, 0, sizeof pending);
     gh = gn = dn = 0;
+    solo = false;
     gch = gcn = 0;
     stats = mstats = (struct hive_core_stats){0};
     op_no = 0;
@@ -540,7 +596,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 11: op_global_pop(a % (HALF + 2)); break;
         case 12: op_deque_push(); break;
-        case 13: (a & 1) ? op_deque_pop() : op_deque_steal(); break;
+        case 13:
+            switch (a % 8) {
+            case 0: case 1: case 2: op_deque_pop(); break;
+            case 3: op_deque_pop_above(byte(&in) % (HIVE_DEQUE_CAP + 2)); break;
+            case 4: op_deque_take_solo(byte(&in)); break;
+            case 5: op_deque_solo_toggle(); break;
+            default: op_deque_steal(); break;
+            }
+            break;
         case 14: op_steal(core, other); break;
         default: op_steal_forkjoin(); break;
         }
