@@ -323,6 +323,36 @@ HIVE_TEST(a_join_frame_is_joined_once)
     expect_panic_only_when_broken(join_twice, HIVE_RULE_JOIN_ONCE);
 }
 
+/* fa, broken, leaves a join of its own begun and never ended (as a longjmp
+ * out of a nested join's fa would): its frame is still the core's newest
+ * when the outer join's fa returns. */
+static void leave_a_join_open(void *arg)
+{
+    static struct hive_join_frame open_frame;
+    if (!*(int *)arg)
+        return;
+    struct hive_latent_stack *stack = &hive_tls_worker->latent;
+    open_frame.fn = noop;
+    open_frame.below = (uintptr_t)stack->newest;
+    stack->newest = &open_frame;
+}
+
+static void nested_join_entry(void *arg)
+{
+    if (hive_join(leave_a_join_open, arg, noop, NULL) != HIVE_OK)
+        _exit(4);
+}
+
+static void join_out_of_order(int broken)
+{
+    run_one_worker(nested_join_entry, &broken);
+}
+
+HIVE_TEST(joins_on_one_core_end_in_reverse_order)
+{
+    expect_panic_only_when_broken(join_out_of_order, HIVE_RULE_LATENT_NESTED);
+}
+
 /* ---- no spinlock held across a join, a group spawn or wait, or a park ------- */
 
 static struct hive_spinlock lock = HIVE_SPINLOCK_INIT;
