@@ -15,11 +15,15 @@
  * accesses: each side stores, fences, then loads the other's word.
  *
  * The owner makes NOWN moves, each one of: a join that opens the gate
- * (hive_latent_gate_reopen), a join that closes it (a task's first join ending,
- * a wait beginning), an interrupt (the handler closes the gate and its exit
- * reopens what it found open), in any order. Each of NWANT other cores starts to want work
- * (the idle word: `wanting` counts them) and closes the owner's gate, then
- * may stop wanting again (it found work) and start once more.
+ * (hive_latent_gate_reopen: a look at the idle word, the store, then the
+ * look after the fence - three steps), a join that closes it (a task's
+ * first join ending, a wait beginning), in any order. NIRQ interrupts of
+ * the owner's core come between any two of its steps, inside a reopen
+ * too: the handler's entry closes the gate, saving what it found, and its
+ * exit reopens what it closed (the same three steps); meanwhile the owner
+ * takes no step, the other cores may. Each of NWANT other cores starts to
+ * want work (the idle word: `wanting` counts them) and closes the owner's
+ * gate, then may stop wanting again (it found work) and start once more.
  *
  * Planted bugs, each of which spin must catch:
  *   -DBUG_NO_SECOND_LOOK   hive_latent_gate_reopen stores the gate without the
@@ -37,50 +41,94 @@
 #ifndef NWANT
 #define NWANT 2
 #endif
+#ifndef NIRQ
+#define NIRQ 2
+#endif
 
 byte wanting; /* cores that want work: the idle word differs from all-busy */
 bool gate;    /* the owner's hive_latent_here is open */
+bit in_irq;   /* an interrupt handler runs on the owner's core */
 byte done;    /* processes finished */
 
-/* latent_gate.c's hive_latent_gate_reopen. */
-inline hive_latent_gate_reopen() {
-  if
-  :: wanting > 0 -> gate = false
-  :: else ->
-#ifdef BUG_NO_SECOND_LOOK
-     gate = true
+/* -DPROBES=0: REACHED(k) reports, once, that the search got there (as in
+ * idle.pml; check.sh's PAN_PROBES names the ones a ctest must reach):
+ * 1  an interrupt came between the owner's store of its gate and its look
+ *    after the fence;
+ * 2  an interrupt's exit found a core wanting work, and left the gate it had
+ *    closed closed. */
+#ifdef PROBES
+c_decl { unsigned long hive_reached; }
+#define REACHED(k) c_code { \
+  if (!(hive_reached >> k & 1)) { \
+    hive_reached |= 1ul << k; printf("probe %d reached\n", k); \
+  } };
 #else
-     gate = true;
+#define REACHED(k)
+#endif
+
+bit owner_mid; /* ghost: the owner has stored its gate open, not yet looked again */
+
+/* latent_gate.c's hive_latent_gate_reopen, a step per access: the first
+ * look, the store, the look after the fence, and the close where a look
+ * found a core wanting. OK: may the caller take a step (the owner: no
+ * handler runs on its core; the handler: always); MID: the ghost bit of
+ * the caller's store (the owner's owner_mid). */
+inline hive_latent_gate_reopen(OK, MID) {
+  if
+  :: atomic { OK && wanting > 0 } -> atomic { OK -> gate = false }
+  :: atomic { OK && wanting == 0 } ->
+#ifdef BUG_NO_SECOND_LOOK
+     atomic { OK -> gate = true }
+#else
+     atomic { OK -> gate = true; MID = 1 };
      if
-     :: wanting > 0 -> gate = false
-     :: else -> skip
+     :: atomic { OK && wanting > 0 -> MID = 0 } -> atomic { OK -> gate = false }
+     :: atomic { OK && wanting == 0 -> MID = 0 }
      fi
 #endif
   fi
 }
 
+#define OWNER_MAY (!in_irq)
+
 proctype owner() {
   byte moves = 0;
-  bool saved;
   do
   :: moves < NOWN ->
      if
-     :: hive_latent_gate_reopen()
-     :: gate = false
-     :: /* an interrupt: hive_sched_interrupt_enter / _exit */
-        saved = gate;
-        gate = false;
-#ifdef BUG_IRQ_RESTORE
-        gate = saved
-#else
-        if
-        :: saved -> hive_latent_gate_reopen()
-        :: else -> skip
-        fi
-#endif
+     :: hive_latent_gate_reopen(OWNER_MAY, owner_mid)
+     :: atomic { OWNER_MAY -> gate = false }
      fi;
      moves++
   :: moves == NOWN -> break
+  od;
+  done++
+}
+
+/* hive_sched_interrupt_enter / _exit on the owner's core. */
+proctype interrupts() {
+  byte n = 0;
+  bool saved;
+  bit mid; /* the handler's own store, a ghost no probe reads */
+  do
+  :: n < NIRQ ->
+     atomic {
+       in_irq = 1; saved = gate; gate = false;
+       if :: owner_mid -> REACHED(1) skip :: else -> skip fi
+     };
+#ifdef BUG_IRQ_RESTORE
+     gate = saved;
+#else
+     if
+     :: saved ->
+        if :: wanting > 0 -> REACHED(2) skip :: else -> skip fi;
+        hive_latent_gate_reopen(true, mid)
+     :: else -> skip
+     fi;
+#endif
+     in_irq = 0;
+     n++
+  :: break
   od;
   done++
 }
@@ -122,12 +170,13 @@ proctype other() {
 init {
   atomic {
     run owner();
+    run interrupts();
     byte i = 0;
     do
     :: i < NWANT -> run other(); i++
     :: else -> break
     od
   }
-  done == NWANT + 1;
+  done == NWANT + 2;
   assert(!(wanting > 0 && gate))
 }
