@@ -23,11 +23,13 @@
  * write of the word is one) - `carried`, the highest version marked so far.
  * A plain load may see more; the model assumes it does not.
  *
- * Checked, at the end of every interleaving (all spawns and claims done,
- * the worker ran everything queued):
- *   - each promise is kept: every refusal that returned EBUSY named the
- *     queued instance it was refused by (its claim: `inst`), and that
- *     instance's run saw at least the refused caller's version;
+ * Checked: at the step where a refusal decides to return EBUSY, an
+ * instance is queued in the word (its claim: `inst`), which that refusal
+ * is owed; and at the end of every interleaving (all spawns and claims
+ * done, the worker ran everything queued):
+ *   - each promise is kept: every instance's run saw at least the version
+ *     of every refusal owed by it (versions are one count for all writers,
+ *     so a later writer's version stands for an earlier one's too);
  *   - every instance claimed ran once, or was given back unmarked; the
  *     task ends idle.
  *
@@ -44,7 +46,10 @@
  *   -DBUG_STORE_IDLE  the worker stores IDLE (release) instead of
  *                     exchanging it: it reads no mark;
  *   -DBUG_BLIND_GIVE_BACK  a claim given back stores IDLE whatever the
- *                     word holds: a marked refusal's run never comes.
+ *                     word holds: a marked refusal's run never comes;
+ *   -DBUG_GIVE_UP_ON_MOVE  a mark's CAS that fails (the state moved) returns
+ *                     EBUSY instead of looking again: where the run took the
+ *                     task back meanwhile, no queued run is left to keep it.
  */
 
 #ifndef NPROD
@@ -89,9 +94,17 @@ bit given_back[NINST];
 chan queue = [NINST] of { byte, byte }; /* queued: instance, version pushed */
 byte finished = 0;
 
+/* A refusal returns HIVE_EBUSY, decided in the step that calls this: the
+ * run it promises is the instance queued in the word at that step - there
+ * must be one - and that run must see the caller's version. */
+inline refuse() {
+    assert(state & QUEUED);
+    owed[inst] = MAX(owed[inst], myver)
+}
+
 proctype producer()
 {
-    byte n = 0, myver, s, si;
+    byte n = 0, myver, s;
     bit done;
     do
     :: n == NSPAWN -> break
@@ -106,27 +119,30 @@ proctype producer()
                 if
                 :: state == IDLE ->
                     state = QUEUED; inst++; queue!inst, myver; done = 1
-                :: else -> s = state; si = inst
+#ifdef BUG_NO_REMARK
+                :: state == (QUEUED | REFUSED) -> refuse(); done = 1
+                :: state == QUEUED -> s = state
+#else
+                :: state != IDLE -> s = state
+#endif
                 fi
             }
             if
             :: !done ->
-#ifdef BUG_NO_REMARK
-                if
-                :: s & REFUSED -> owed[si] = MAX(owed[si], myver); done = 1
-                :: else -> skip
-                fi;
-#endif
                 /* the mark: CAS s -> s | REFUSED (release) */
                 atomic {
                     if
-                    :: !done && state == s ->
+                    :: state == s ->
                         if :: s & REFUSED -> REACHED(2) skip :: else -> skip fi;
                         state = s | REFUSED; carried = MAX(carried, myver);
-                        owed[inst] = MAX(owed[inst], myver); done = 1
-                    :: !done && state != s ->
-                        if :: state == IDLE -> REACHED(1) skip :: else -> skip fi
-                    :: done -> skip
+                        refuse(); done = 1
+                    :: state != s ->
+                        if :: state == IDLE -> REACHED(1) skip :: else -> skip fi;
+#ifdef BUG_GIVE_UP_ON_MOVE
+                        refuse(); done = 1
+#else
+                        skip /* the state moved: look again */
+#endif
                     fi
                 }
             :: else -> skip
@@ -182,11 +198,14 @@ proctype worker()
 #ifdef BUG_STORE_IDLE
             v = pushed; state = IDLE
 #else
-            /* the exchange of IDLE (acquire): what the marks carried */
+            /* the exchange of IDLE (acquire): what the marks on this
+             * instance carried. (C11 would grant more - earlier marks, through
+             * the runs before it - which the model does not count.) */
             v = MAX(pushed, carried);
             if :: carried > pushed -> REACHED(4) skip :: else -> skip fi;
             state = IDLE
 #endif
+            ; carried = 0
         }
         atomic { ran[i] = 1; seen[i] = v }
     :: finished == NPROD + 1 && empty(queue) -> break

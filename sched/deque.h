@@ -26,8 +26,8 @@
  * scheduler keeps private and when it publishes: sched/group.c, "Private
  * group tasks".
  *
- * Owner only: push, push_private, publish_oldest, pop, bottom, owned,
- * private_len (never from an interrupt handler, but publish_oldest, which
+ * Owner only: push, push_private, publish_oldest, pop, pop_above, at,
+ * top_solo, take_solo, bottom, owned, private_len (never from an interrupt handler, but publish_oldest, which
  * the owner core's own interrupt may make when no private operation is
  * under way: publish.c, "The heartbeat"; a debug build checks it,
  * sched/debug_checks.h). Any core: steal, len.
@@ -129,7 +129,8 @@ static inline uint32_t hive_deque_private_len(const struct hive_deque *d)
 }
 
 /* Owner: the task at index i (bottom <= i < private_end: a private entry;
- * or any entry of a solo deque: group.c's deep group wait). */
+ * or any entry of a solo deque: group.c's deep group wait - there it may be
+ * hive_deque_hole). */
 static inline struct hive_task *hive_deque_at(struct hive_deque *d, uint32_t i)
 {
     /* relaxed: this core wrote it. */
@@ -162,7 +163,9 @@ static inline uint32_t hive_deque_top_solo(const struct hive_deque *d)
  * bottom; a solo deque has no private entries). An entry from the middle
  * leaves a hole in its slot: every other entry keeps its index, as a shared
  * join frame must (its joiner finds it by its index: join.c), and the pops
- * that reach the hole drop it. relaxed (all): no other core takes from this
+ * that reach the hole drop it. Until then the hole takes a slot: a deque
+ * full of entries and holes refuses a push, whose task then runs inline
+ * (the overflow rule at the top). relaxed (all): no other core takes from this
  * deque this run, and what other threads read of it (the backstop's look at
  * its length) is a hint. */
 static inline struct hive_task *hive_deque_take_solo(struct hive_deque *d, uint32_t i)
@@ -206,6 +209,8 @@ static inline struct hive_task *hive_deque_pop_above(struct hive_deque *d, uint3
          * interleaved runs each, on the host). */
         uint32_t bottom = b0;
         uint32_t top = atomic_load_explicit(&d->top, memory_order_relaxed);
+        if (bottom == top)
+            return NULL;
         struct hive_task *x = NULL;
         while (bottom != top && (int32_t)(bottom - limit) > 0) {
             x = atomic_load_explicit(&d->slot[--bottom & HIVE_DEQUE_MASK], memory_order_relaxed);
@@ -251,11 +256,17 @@ static inline struct hive_task *hive_deque_pop_above(struct hive_deque *d, uint3
     return x;
 }
 
-/* Owner: pop the newest task, or NULL. (A deque holds at most its capacity,
- * so that far below bottom is no limit.) */
+/* Owner: a limit for hive_deque_pop_above that limits nothing: a deque
+ * holds at most its capacity, so that far below bottom it cannot reach. */
+static inline uint32_t hive_deque_no_limit(const struct hive_deque *d)
+{
+    return d->private_end - HIVE_DEQUE_CAP;
+}
+
+/* Owner: pop the newest task, or NULL. */
 static inline struct hive_task *hive_deque_pop(struct hive_deque *d)
 {
-    return hive_deque_pop_above(d, d->private_end - HIVE_DEQUE_CAP);
+    return hive_deque_pop_above(d, hive_deque_no_limit(d));
 }
 
 /* Owner: the owner's end, private entries included, exact (only the owner

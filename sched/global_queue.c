@@ -109,8 +109,8 @@ void hive_global_push(struct hive_global *g, struct hive_task *t)
 }
 
 /* The walk of a batch taken: ask for each header for writing, as the core
- * that runs them will write their state and wait for that store (a fence:
- * run_task.c), so each comes over once, ready for it - and, from each
+ * that runs them will write their state and wait for that write (an
+ * exchange: run_task.c), so each comes over once, ready for it - and, from each
  * header but the first (whose chunk_next is the queue's link), ask for the
  * one its hint names too: that line is on its way while the walk waits for
  * the ones before it (see the top). Returns the n-th. */

@@ -612,9 +612,9 @@ int hive_group_spawn(struct hive_group *g, struct hive_task *task,
      * the claim below refuses it: at the top of the stack in a run of one
      * worker, or where the deque is full, or was and has not yet drained
      * to a quarter (deque_stocked).
-     * acquire: pairs with the release store of IDLE by the task's last run
-     * (run_task.c), give-back (spawn.c) or drop at a run's end (run.c), as
-     * the claim's CAS does. */
+     * acquire: pairs with the release store or exchange of IDLE by the
+     * task's last run (run_task.c), give-back (spawn.c) or drop at a run's
+     * end (run.c), as the claim's CAS does. */
     char here;
     bool solo = at_once(w, &here);
     bool kept; /* run at once through the keep: kept_at_once, once below */

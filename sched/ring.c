@@ -262,7 +262,7 @@ struct hive_task *hive_ring_steal_finish(struct hive_ring *src, struct hive_ring
     struct hive_task *first =
         atomic_load_explicit(&src->slot[c->start & HIVE_RING_MASK], memory_order_relaxed);
     /* Each stolen header will be written by this core when its task runs,
-     * and waited for there (its state, then a fence: run_task.c): ask for
+     * and waited for there (its state's exchange: run_task.c): ask for
      * the lines now, while the batch waits in the ring, so that they come
      * over from the victim's core together. */
     hive_prefetch_for_write(first);

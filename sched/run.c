@@ -201,7 +201,8 @@ static void drop_unwaited(struct hive_task *t)
     if (hive_pool_task_drop(t))
         return;
     /* release: pairs with the acquire CAS of the task's next spawn, as the
-     * store of IDLE before a task runs does (run_task.c). */
+     * store or exchange of IDLE before a task runs does (run_task.c). A
+     * group's task: no refusal of it promised a run (hive.h). */
     atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
 }
 

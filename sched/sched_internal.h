@@ -52,9 +52,10 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 #include "sched/steal.h"
 
 /* hive_task.state: IDLE -> QUEUED is a spawn's claim (spawn.c); the worker
- * stores IDLE again just before it calls fn (run_task.c). REFUSED is added
- * to QUEUED by a spawn refused meanwhile, for a claim given back unqueued
- * (spawn.c, the top). */
+ * puts IDLE back just before it calls fn (run_task.c: for a counted task an
+ * exchange, which reads what a refusal marked). REFUSED is added to QUEUED
+ * by a hive_spawn refused meanwhile: for that run, and for a claim given
+ * back unqueued (spawn.c, the top). */
 #define HIVE_TASK_IDLE 0u
 #define HIVE_TASK_QUEUED 1u
 #define HIVE_TASK_REFUSED 2u
@@ -679,7 +680,7 @@ static inline struct hive_task *hive_forkjoin_pop_above(struct hive_worker *w, u
 /* The same, any entry. */
 static inline struct hive_task *hive_forkjoin_pop(struct hive_worker *w)
 {
-    return hive_forkjoin_pop_above(w, hive_deque_bottom(&w->queues.forkjoin) - HIVE_DEQUE_CAP);
+    return hive_forkjoin_pop_above(w, hive_deque_no_limit(&w->queues.forkjoin));
 }
 
 /* ---- pool.c ---- */

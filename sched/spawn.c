@@ -11,7 +11,8 @@
  *
  * A task's state word makes a second spawn of a still-queued task fail with
  * HIVE_EBUSY before anything is touched: IDLE -> QUEUED is one CAS, and the
- * worker stores IDLE again just before calling fn.
+ * worker puts IDLE back just before calling fn (for a counted task with an
+ * exchange: below).
  *
  * EBUSY promises the caller that the queued run will see what it wrote
  * before the spawn (one task drains all that came: hive/irq.h, the guide).
@@ -21,7 +22,8 @@
  * run_task.c) before fn reads the data. Read-modify-writes of one word are
  * totally ordered and each reads the one before it: if the mark comes
  * first, the exchange reads it or a later refusal's mark (a release
- * sequence: every write of a queued task's state is a read-modify-write),
+ * sequence: every write of a queued counted task's state is a
+ * read-modify-write),
  * so fn sees the caller's writes; if the exchange comes first, the mark's
  * CAS finds IDLE, fails, and the spawn claims the task again. With a plain
  * store of IDLE this was a store-then-load handshake, which needed a
@@ -37,8 +39,8 @@
  * hive_after_cancel gives back a task whose timer has not fired. A refused
  * hive_spawn therefore marks the state (QUEUED | REFUSED), and a claim given
  * back with the mark on is queued after all, as a spawn: no refused caller
- * waits for a run that never comes. The worker's store of IDLE clears the
- * mark; only a claim that was never queued reads it. Only hive_spawn's
+ * waits for a run that never comes. The worker's exchange of IDLE reads the
+ * mark (above) and clears it; a claim given back reads it in its CAS. Only hive_spawn's
  * refusal marks: it asked for a run now. A refused hive_after asked for one
  * at a deadline, and a cancel that ran the task at once would run it before
  * any deadline anyone set (a timeout that fires on its disarm); a refused
@@ -133,8 +135,9 @@ static bool give_back(struct hive_task *task)
 {
     unsigned state = HIVE_TASK_QUEUED;
     /* release: pairs with the acquire CAS of the task's next claimer.
-     * acquire on failure: pairs with the refusal's release mark, so the run
-     * queued for it sees what the refused caller wrote. */
+     * acquire on failure: pairs with the refusal's release mark, whose
+     * writes the push that queues the task then carries on (the run's own
+     * exchange reads the mark too: the top). */
     return atomic_compare_exchange_strong_explicit(&task->state, &state, HIVE_TASK_IDLE,
                                                    memory_order_release, memory_order_acquire);
 }
@@ -249,8 +252,8 @@ int hive_spawn_or_run(struct hive_task *task, void (*fn)(struct hive_task *task)
     else
         at_once = hive_idle_searching(idle) != 0 &&
                   hive_idle_unparked(idle) == hive_scheduler.workers;
-    /* acquire: pairs with the release store of IDLE by the task's last run
-     * (run_task.c) or give-back, as the claim's CAS does. */
+    /* acquire: pairs with the release store or exchange of IDLE by the
+     * task's last run (run_task.c) or give-back, as the claim's CAS does. */
     if (!at_once || (uintptr_t)&here < w->deep_below ||
         atomic_load_explicit(&task->state, memory_order_acquire) != HIVE_TASK_IDLE)
         return hive_spawn(task, fn);

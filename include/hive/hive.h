@@ -246,6 +246,8 @@ unsigned hive_core_count(void);
  *                this call, so one task can drain what many events left.
  *                If that run is called off (hive_after_cancel), the task is
  *                queued anyway (a refused hive_after promises no such run).
+ *                Where the header is queued as a group's task
+ *                (hive_group_spawn), the refusal promises nothing.
  */
 HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 

@@ -711,6 +711,88 @@ HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_a_join_frame)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     printf("  1 worker: Q's deep wait for g %s\n", hung ? "never ended (killed after 20 s)" : "ran G1 from under the frame and returned");
 }
+
+/*
+ * A deep wait's pop stops at its task's floor, also where a hole lies just
+ * above it. At one worker: O, deep, spawns K into k, X into x, T into t,
+ * and waits for t, which runs T (T's floor: above K and X). T spawns G into
+ * g, H into h, T2 into t2, and waits for t2, which runs T2; T2 waits for g
+ * and takes G from under H, leaving a hole. T's wait for h pops H; then T
+ * waits for k: its pop drops the hole, and must stop at its floor - X, O's
+ * task under it, is not part of what T waits for and may not run nested in
+ * T's wait (the stack bound, sched/join.c) - before the wait takes K from
+ * under X. A pop that passed the floor ran X there: no hang, only a task
+ * run where it may not be, which the case sees.
+ */
+static struct {
+    struct hive_group k, x, t, g, h, t2;
+    struct hive_task kt, xt, tt, gt, ht, t2t;
+    bool in_t_wait_for_k, x_in_t_wait, k_ran, deep, hole_left;
+} sw_hole_floor;
+
+static void sw_hole_floor_k(struct hive_task *t)
+{
+    (void)t;
+    sw_hole_floor.k_ran = true;
+}
+
+static void sw_hole_floor_x(struct hive_task *t)
+{
+    (void)t;
+    sw_hole_floor.x_in_t_wait = sw_hole_floor.in_t_wait_for_k;
+}
+
+static void sw_hole_floor_t2(struct hive_task *t)
+{
+    (void)t;
+    CHECK_EQ(hive_group_wait(&sw_hole_floor.g), HIVE_OK);
+}
+
+static void sw_hole_floor_t(struct hive_task *t)
+{
+    (void)t;
+    sw_hole_floor.deep = hive_tls_worker->wait_deep;
+    CHECK_EQ(hive_group_spawn(&sw_hole_floor.g, &sw_hole_floor.gt, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_hole_floor.h, &sw_hole_floor.ht, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_hole_floor.t2, &sw_hole_floor.t2t, sw_hole_floor_t2), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_hole_floor.t2), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_hole_floor.h), HIVE_OK);
+    /* K, X, then G's hole: the case is the one it is about. */
+    struct hive_deque *d = &hive_tls_worker->queues.forkjoin;
+    sw_hole_floor.hole_left = hive_deque_len(d) == 3 && hive_deque_at(d, hive_deque_bottom(d) - 1) == &hive_deque_hole;
+    sw_hole_floor.in_t_wait_for_k = true;
+    CHECK_EQ(hive_group_wait(&sw_hole_floor.k), HIVE_OK);
+    sw_hole_floor.in_t_wait_for_k = false;
+}
+
+static void sw_hole_floor_o(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_hole_floor.k, &sw_hole_floor.kt, sw_hole_floor_k), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_hole_floor.x, &sw_hole_floor.xt, sw_hole_floor_x), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_hole_floor.t, &sw_hole_floor.tt, sw_hole_floor_t), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_hole_floor.t), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_hole_floor.x), HIVE_OK);
+}
+
+static void sw_hole_floor_entry(void *unused)
+{
+    (void)unused;
+    (void)sw_descend(0, sw_hole_floor_o, NULL);
+}
+
+HIVE_TEST(deep_wait_at_one_worker_pops_no_lower_than_its_floor_past_a_hole)
+{
+    memset(&sw_hole_floor, 0, sizeof sw_hole_floor);
+    struct hive_config c = sw_cfg(1);
+    CHECK_EQ(hive_run(sw_hole_floor_entry, NULL, &c), HIVE_OK);
+    CHECK(sw_hole_floor.deep);
+    CHECK(sw_hole_floor.hole_left);
+    CHECK(sw_hole_floor.k_ran);
+    CHECK(!sw_hole_floor.x_in_t_wait);
+    printf("  1 worker: T's wait for k %s\n",
+           sw_hole_floor.x_in_t_wait ? "ran X, O's task under its floor" : "dropped the hole and took K, not X");
+}
 #endif
 
 /*
