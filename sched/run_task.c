@@ -55,18 +55,22 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
          * run's entry. The exchange replaced a store and a seq_cst fence
          * (spawn.c has the figures): it waits for the header's line, which
          * the queues prefetch for writing (ring.c, global_queue.c). */
-#ifdef HIVE_DEBUG_CHECKS
-        /* A task taken twice for one spawn finds IDLE here the second time
-         * (or, if it was spawned again in between, leaves the later take to
-         * find it). */
-        unsigned was = atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_acq_rel);
-        HIVE_CHECK(was & HIVE_TASK_QUEUED, HIVE_RULE_RUN_ONCE);
-#else
+        unsigned was = HIVE_TASK_QUEUED;
         if (kind == HIVE_TASK_COUNTED)
-            (void)atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_acq_rel);
+            was = atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_acq_rel);
         else
+#ifdef HIVE_DEBUG_CHECKS
+            was = atomic_exchange_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
+#else
             atomic_store_explicit(&t->state, HIVE_TASK_IDLE, memory_order_release);
 #endif
+        /* A task taken twice for one spawn finds IDLE here the second time
+         * (or, if it was spawned again in between, leaves the later take to
+         * find it). A debug build reads every kind's state for it (the
+         * others' exchange is a store in a build without the checks); a
+         * counted task's exchange is the same in both. */
+        HIVE_CHECK(was & HIVE_TASK_QUEUED, HIVE_RULE_RUN_ONCE);
+        (void)was;
         fn(t);
         hive_group_keep_drop(w);
         if (kind == HIVE_TASK_COUNTED)
