@@ -570,6 +570,28 @@ HIVE_TEST(deep_join_waiter_gets_private_tasks_of_its_frame_thief)
  * 20 s (the run takes microseconds).
  */
 #ifndef SCHED_TEST_TSAN
+/* Runs entry at one worker in a child process, killed if it is not done in
+ * 20 s (these runs take microseconds); the child exits with what verdict
+ * says of the run and its hive_run result (0: as the case wants). Checks
+ * that it neither hung nor failed; returns whether it hung. */
+static bool sw_one_worker_in_child(void (*entry)(void *), int (*verdict)(int err))
+{
+    fflush(stdout);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        alarm(20);
+        struct hive_config c = sw_cfg(1);
+        _exit(verdict(hive_run(entry, NULL, &c)));
+    }
+    int status = 0;
+    CHECK_EQ(waitpid(child, &status, 0), child);
+    bool hung = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
+    CHECK(!hung);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return hung;
+}
+
 static struct {
     struct hive_group g, h, q;
     struct hive_task g1, h2, qt;
@@ -603,26 +625,18 @@ static void sw_under_p(void *unused)
 static void sw_under_entry(void *unused)
 {
     (void)unused;
+    memset(&sw_under, 0, sizeof sw_under);
     (void)sw_descend(0, sw_under_p, NULL);
+}
+
+static int sw_under_verdict(int err)
+{
+    return err == HIVE_OK && atomic_load(&sw_under.g1_ran) && sw_under.q_deep ? 0 : 3;
 }
 
 HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_another_groups)
 {
-    fflush(stdout);
-    pid_t child = fork();
-    CHECK(child >= 0);
-    if (child == 0) {
-        alarm(20);
-        memset(&sw_under, 0, sizeof sw_under);
-        struct hive_config c = sw_cfg(1);
-        int err = hive_run(sw_under_entry, NULL, &c);
-        _exit(err == HIVE_OK && atomic_load(&sw_under.g1_ran) && sw_under.q_deep ? 0 : 3);
-    }
-    int status = 0;
-    CHECK_EQ(waitpid(child, &status, 0), child);
-    bool hung = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
-    CHECK(!hung);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    bool hung = sw_one_worker_in_child(sw_under_entry, sw_under_verdict);
     printf("  1 worker: Q's deep wait for g %s\n", hung ? "never ended (killed after 20 s)" : "ran G1 and returned");
 }
 
@@ -688,27 +702,19 @@ static void sw_frame_o(void *unused)
 static void sw_frame_entry(void *unused)
 {
     (void)unused;
+    memset(&sw_frame, 0, sizeof sw_frame);
     (void)sw_descend(0, sw_frame_o, NULL);
+}
+
+static int sw_frame_verdict(int err)
+{
+    bool ok = err == HIVE_OK && atomic_load(&sw_frame.g1_ran) && atomic_load(&sw_frame.fb_ran);
+    return !ok ? 3 : !sw_frame.q_deep || !sw_frame.frame_queued ? 4 : 0;
 }
 
 HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_a_join_frame)
 {
-    fflush(stdout);
-    pid_t child = fork();
-    CHECK(child >= 0);
-    if (child == 0) {
-        alarm(20);
-        memset(&sw_frame, 0, sizeof sw_frame);
-        struct hive_config c = sw_cfg(1);
-        int err = hive_run(sw_frame_entry, NULL, &c);
-        bool ok = err == HIVE_OK && atomic_load(&sw_frame.g1_ran) && atomic_load(&sw_frame.fb_ran);
-        _exit(!ok ? 3 : !sw_frame.q_deep || !sw_frame.frame_queued ? 4 : 0);
-    }
-    int status = 0;
-    CHECK_EQ(waitpid(child, &status, 0), child);
-    bool hung = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
-    CHECK(!hung);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    bool hung = sw_one_worker_in_child(sw_frame_entry, sw_frame_verdict);
     printf("  1 worker: Q's deep wait for g %s\n", hung ? "never ended (killed after 20 s)" : "ran G1 from under the frame and returned");
 }
 
