@@ -22,8 +22,9 @@ void sifive_test_exit(const struct sifive_test_config *dev, int status)
      * went straight on to its fallback (a power-off through the firmware,
      * which QEMU's virt firmware does through this same device, as a pass)
      * turned a failure into exit status 0 in most runs. So wait, bounded,
-     * for QEMU to stop the machine; a machine without the device goes on
-     * a second later. */
+     * for QEMU to stop the machine, and return a second later for the
+     * caller to decide: ask again (a failure: the qemu-virt-riscv64 board)
+     * or fall back (a pass; or a machine without the device). */
     uint64_t deadline = hive_deadline_after(arch_counter(), arch_counter_hz());
     while (arch_counter() < deadline)
         arch_cpu_relax();

@@ -46,6 +46,17 @@ noreturn void _exit(int status)
         printf("hive: exit status %d would read as 0 in 8 bits: exiting with 1\n", status);
         status = 1;
     }
+    /* A panic on another core is halting the system (its doorbell may not
+     * have reached this core: interrupts masked, or just late): the run has
+     * failed, whatever this status says. And where a board's exit is a
+     * request that the last one overrides (QEMU's riscv virt test finisher,
+     * acted on from QEMU's main loop), a pass now could undo the panic's
+     * failure. seq_cst: the panic's exchange is, too; a panic that begins
+     * after this look still ends in its own failing exit. */
+    if (status == 0 && atomic_load(&hive_halting)) {
+        printf("hive: exit(0) while a panic halts the system: exiting with 1\n");
+        status = 1;
+    }
     hive_console_flush();
     board_exit(status);
 }

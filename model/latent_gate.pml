@@ -54,8 +54,8 @@ byte done;    /* processes finished */
  * idle.pml; check.sh's PAN_PROBES names the ones a ctest must reach):
  * 1  an interrupt came between the owner's store of its gate and its look
  *    after the fence;
- * 2  an interrupt's exit found a core wanting work, and left the gate it had
- *    closed closed. */
+ * 2  an interrupt's exit found a core wanting work in one of its looks, and
+ *    closed the gate (or left it closed). */
 #ifdef PROBES
 c_decl { unsigned long hive_reached; }
 #define REACHED(k) c_code { \
@@ -72,17 +72,20 @@ bit owner_mid; /* ghost: the owner has stored its gate open, not yet looked agai
  * look, the store, the look after the fence, and the close where a look
  * found a core wanting. OK: may the caller take a step (the owner: no
  * handler runs on its core; the handler: always); MID: the ghost bit of
- * the caller's store (the owner's owner_mid). */
-inline hive_latent_gate_reopen(OK, MID) {
+ * the caller's store (the owner's owner_mid); HANDLER: the caller is the
+ * interrupt's exit (for probe 2). */
+inline hive_latent_gate_reopen(OK, MID, HANDLER) {
   if
-  :: atomic { OK && wanting > 0 } -> atomic { OK -> gate = false }
+  :: atomic { OK && wanting > 0 -> if :: HANDLER -> REACHED(2) skip :: else -> skip fi } ->
+     atomic { OK -> gate = false }
   :: atomic { OK && wanting == 0 } ->
 #ifdef BUG_NO_SECOND_LOOK
      atomic { OK -> gate = true }
 #else
      atomic { OK -> gate = true; MID = 1 };
      if
-     :: atomic { OK && wanting > 0 -> MID = 0 } -> atomic { OK -> gate = false }
+     :: atomic { OK && wanting > 0 -> MID = 0; if :: HANDLER -> REACHED(2) skip :: else -> skip fi } ->
+        atomic { OK -> gate = false }
      :: atomic { OK && wanting == 0 -> MID = 0 }
      fi
 #endif
@@ -96,7 +99,7 @@ proctype owner() {
   do
   :: moves < NOWN ->
      if
-     :: hive_latent_gate_reopen(OWNER_MAY, owner_mid)
+     :: hive_latent_gate_reopen(OWNER_MAY, owner_mid, false)
      :: atomic { OWNER_MAY -> gate = false }
      fi;
      moves++
@@ -120,9 +123,7 @@ proctype interrupts() {
      gate = saved;
 #else
      if
-     :: saved ->
-        if :: wanting > 0 -> REACHED(2) skip :: else -> skip fi;
-        hive_latent_gate_reopen(true, mid)
+     :: saved -> hive_latent_gate_reopen(true, mid, true)
      :: else -> skip
      fi;
 #endif

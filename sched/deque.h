@@ -26,8 +26,8 @@
  * scheduler keeps private and when it publishes: sched/group.c, "Private
  * group tasks".
  *
- * Owner only: push, push_private, publish_oldest, pop, pop_above, at,
- * top_solo, take_solo, bottom, owned, private_len (never from an interrupt handler, but publish_oldest, which
+ * Owner only: push, push_private, publish_oldest, pop, pop_above, no_limit,
+ * at, top_solo, take_solo, bottom, owned, full, private_len (never from an interrupt handler, but publish_oldest, which
  * the owner core's own interrupt may make when no private operation is
  * under way: publish.c, "The heartbeat"; a debug build checks it,
  * sched/debug_checks.h). Any core: steal, len.

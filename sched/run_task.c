@@ -39,8 +39,9 @@ static inline void run_body(struct hive_worker *w, struct hive_task *t)
     } else {
         if (kind > HIVE_TASK_GROUP_HELD)
             hive_port_panic("a queued task of no known kind");
-        /* Read the header before giving it back: from the store of IDLE on it
-         * is the caller's, and fn may free or respawn it. */
+        /* Read the header before giving it back: from the store (or
+         * exchange) of IDLE on it is the caller's, and fn may free or
+         * respawn it. */
         void (*fn)(struct hive_task *) = t->fn;
         struct hive_group *g = t->group;
         unsigned hold = t->chunk_len; /* a private task's (group.c) */

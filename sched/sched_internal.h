@@ -54,8 +54,9 @@ _Static_assert(HIVE_SCHED_MAX_CORES <= HIVE_MAX_WORKERS, "more cores than the id
 /* hive_task.state: IDLE -> QUEUED is a spawn's claim (spawn.c); the worker
  * puts IDLE back just before it calls fn (run_task.c: for a counted task an
  * exchange, which reads what a refusal marked). REFUSED is added to QUEUED
- * by a hive_spawn refused meanwhile: for that run, and for a claim given
- * back unqueued (spawn.c, the top). */
+ * by a hive_spawn refused meanwhile: for that run (a counted task's; a
+ * group task's run reads no mark: hive.h), and for a claim given back
+ * unqueued (spawn.c, the top). */
 #define HIVE_TASK_IDLE 0u
 #define HIVE_TASK_QUEUED 1u
 #define HIVE_TASK_REFUSED 2u

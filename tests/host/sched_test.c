@@ -719,8 +719,8 @@ HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_a_join_frame)
 }
 
 /*
- * A deep wait's pop stops at its task's floor, also where a hole lies just
- * above it. At one worker: O, deep, spawns K into k, X into x, T into t,
+ * A deep wait's pop stops at its task's floor, also where a hole lies at
+ * it (the pop's limit). At one worker: O, deep, spawns K into k, X into x, T into t,
  * and waits for t, which runs T (T's floor: above K and X). T spawns G into
  * g, H into h, T2 into t2, and waits for t2, which runs T2; T2 waits for g
  * and takes G from under H, leaving a hole. T's wait for h pops H; then T
