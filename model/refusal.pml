@@ -15,21 +15,23 @@
  * access, searched in every order.
  *
  * What a weaker order may hide is modelled as what the C11 model grants
- * and no more. A run's fn sees the data of version v (writers number
- * their writes) only if some synchronisation hands v over: the push that
- * queued the task (release, the worker's take acquires it) - the queued
- * version - or a release mark read by the worker's acquire exchange,
- * directly or through later read-modify-writes (a release sequence: every
- * write of the word is one) - `carried`, the highest version marked so far.
- * A plain load may see more; the model assumes it does not.
+ * and no more. A run's fn sees a writer's write of version v (each writer
+ * numbers its own) only if some synchronisation hands it over: the push
+ * that queued the task (release, the worker's take acquires it) - the
+ * pusher's own writes - or a release mark read by the worker's acquire
+ * exchange, directly or through later read-modify-writes (a release
+ * sequence: every write of a queued counted task's word is one) - the
+ * marker's own writes, gathered in `carried` for the queued instance. A
+ * plain load may see more; the model assumes it does not.
  *
  * Checked: at the step where a refusal decides to return EBUSY, an
  * instance is queued in the word (its claim: `inst`), which that refusal
  * is owed; and at the end of every interleaving (all spawns and claims
  * done, the worker ran everything queued):
- *   - each promise is kept: every instance's run saw at least the version
- *     of every refusal owed by it (versions are one count for all writers,
- *     so a later writer's version stands for an earlier one's too);
+ *   - each promise is kept: every instance's run was granted, of each
+ *     writer, at least the version of every refusal of that writer's it
+ *     owes (versions are per writer: one writer's data says nothing of
+ *     another's);
  *   - every instance claimed ran once, or was given back unmarked; the
  *     task ends idle.
  *
@@ -64,7 +66,35 @@
 #define QUEUED 1
 #define REFUSED 2
 
-#define MAX(a, b) ((a) > (b) -> (a) : (b))
+/* Writers: the producers 0 .. NPROD-1, then the timer (NPROD). Each numbers
+ * its own writes 1, 2, ... A view - what of the data a run is granted, or
+ * what a run is owed - holds each writer's newest version, packed two bits
+ * a writer: writer w's in bits 2w and 2w+1. Seeing one writer's write says
+ * nothing of another's. */
+#define NW (NPROD + 1)
+#if NW > 4 || NSPAWN > 3
+#error "a view packs two bits a writer: NPROD <= 3, NSPAWN <= 3"
+#endif
+#define FIELD(view, w) (((view) >> (2 * (w))) & 3)
+#define ONLY(w, v) ((v) << (2 * (w)))
+#define COVERS(a, b) (FIELD(a, 0) >= FIELD(b, 0) && FIELD(a, 1) >= FIELD(b, 1) && \
+                      FIELD(a, 2) >= FIELD(b, 2) && FIELD(a, 3) >= FIELD(b, 3))
+
+/* view rv's field rw raised to rval at least */
+inline raise(rv, rw, rval) {
+    if
+    :: FIELD(rv, rw) < rval -> rv = (rv & ~(3 << (2 * (rw)))) | ONLY(rw, rval)
+    :: FIELD(rv, rw) >= rval -> skip
+    fi
+}
+
+/* view jv joined with view jo: each writer's newer version */
+inline join(jv, jo) {
+    raise(jv, 0, FIELD(jo, 0));
+    raise(jv, 1, FIELD(jo, 1));
+    raise(jv, 2, FIELD(jo, 2));
+    raise(jv, 3, FIELD(jo, 3))
+}
 
 /* -DPROBES=0: REACHED(k) reports, once, that the search got there (as in
  * idle.pml; check.sh's PAN_PROBES names the ones a ctest must reach). */
@@ -81,17 +111,16 @@ c_decl { unsigned long hive_reached; }
  *    refusal's look and its mark) and the spawn claimed it again
  * 2  a refusal marked over a mark already there
  * 3  a give-back found a mark and queued the task after all
- * 4  a run read a mark: it saw more than the queued version */
+ * 4  a run read a mark: it was granted more than its push's view */
 
 byte state = IDLE;
 byte inst = 0;          /* the claim that put QUEUED in the word: 1, 2, ... */
-byte version = 0;       /* the data: the newest write's number */
-byte carried = 0;       /* the highest version a release mark put in the word */
-byte owed[NINST];       /* per instance: the highest version promised to its run */
-byte seen[NINST];       /* per instance: the version its run's fn saw at least */
+byte carried = 0;       /* view: what the release marks on the queued instance carry */
+byte owed[NINST];       /* view, per instance: what its run was promised */
+byte seen[NINST];       /* view, per instance: what its run's fn was granted */
 bit ran[NINST];
 bit given_back[NINST];
-chan queue = [NINST] of { byte, byte }; /* queued: instance, version pushed */
+chan queue = [NINST] of { byte, byte }; /* queued: instance, the push's view */
 byte finished = 0;
 
 /* A refusal returns HIVE_EBUSY, decided in the step that calls this: the
@@ -99,17 +128,17 @@ byte finished = 0;
  * must be one - and that run must see the caller's version. */
 inline refuse() {
     assert(state & QUEUED);
-    owed[inst] = MAX(owed[inst], myver)
+    raise(owed[inst], me, myver)
 }
 
-proctype producer()
+proctype producer(byte me)
 {
-    byte n = 0, myver, s;
+    byte n = 0, myver = 0, s;
     bit done;
     do
     :: n == NSPAWN -> break
     :: else ->
-        atomic { version++; myver = version };
+        myver++;                /* the write: its own data, version myver */
         done = 0;
         do
         :: done -> break
@@ -118,7 +147,7 @@ proctype producer()
             atomic {
                 if
                 :: state == IDLE ->
-                    state = QUEUED; inst++; queue!inst, myver; done = 1
+                    state = QUEUED; inst++; queue!inst, ONLY(me, myver); done = 1
 #ifdef BUG_NO_REMARK
                 :: state == (QUEUED | REFUSED) -> refuse(); done = 1
                 :: state == QUEUED -> s = state
@@ -134,7 +163,7 @@ proctype producer()
                     if
                     :: state == s ->
                         if :: s & REFUSED -> REACHED(2) skip :: else -> skip fi;
-                        state = s | REFUSED; carried = MAX(carried, myver);
+                        state = s | REFUSED; raise(carried, me, myver);
                         refuse(); done = 1
                     :: state != s ->
                         if :: state == IDLE -> REACHED(1) skip :: else -> skip fi;
@@ -155,8 +184,7 @@ proctype producer()
 
 proctype timer()
 {
-    byte myver, mine, pushed;
-    atomic { version++; myver = version };
+    byte me = NPROD, myver = 1, mine, pushed; /* its one write: version 1 */
     /* hive_after's claim: no promise, so a refusal is a plain EBUSY */
     atomic {
         if
@@ -167,7 +195,7 @@ proctype timer()
     if
     :: mine != 0 ->
         if
-        :: queue!mine, myver            /* its timer fires: queued */
+        :: queue!mine, ONLY(me, myver)  /* its timer fires: queued */
         :: true ->                      /* no timer (or cancelled): given back */
 #ifdef BUG_BLIND_GIVE_BACK
             atomic { state = IDLE; given_back[mine] = 1 }
@@ -177,7 +205,7 @@ proctype timer()
                 :: state == QUEUED -> state = IDLE; given_back[mine] = 1
                 :: else ->
                     /* a mark: acquire on failure, then queued after all */
-                    REACHED(3) pushed = MAX(myver, carried)
+                    REACHED(3) pushed = ONLY(me, myver); join(pushed, carried)
                 fi
             }
             if :: !given_back[mine] -> queue!mine, pushed :: else -> skip fi
@@ -201,8 +229,8 @@ proctype worker()
             /* the exchange of IDLE (acquire): what the marks on this
              * instance carried. (C11 would grant more - earlier marks, through
              * the runs before it - which the model does not count.) */
-            v = MAX(pushed, carried);
-            if :: carried > pushed -> REACHED(4) skip :: else -> skip fi;
+            v = pushed; join(v, carried);
+            if :: v != pushed -> REACHED(4) skip :: else -> skip fi;
             state = IDLE
 #endif
             ; carried = 0
@@ -218,7 +246,7 @@ init
     atomic {
         i = 0;
         do
-        :: i < NPROD -> run producer(); i++
+        :: i < NPROD -> run producer(i); i++
         :: else -> break
         od;
         run timer();
@@ -231,7 +259,7 @@ init
     :: i <= inst ->
         assert(ran[i] || given_back[i]);
         assert(!(ran[i] && given_back[i]));
-        assert(seen[i] >= owed[i]);
+        assert(COVERS(seen[i], owed[i]));
         assert(!given_back[i] || owed[i] == 0);
         i++
     :: else -> break
