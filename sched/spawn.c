@@ -23,9 +23,9 @@
  * totally ordered and each reads the one before it: if the mark comes
  * first, the exchange reads it or a later refusal's mark (a release
  * sequence: every write of a queued counted task's state is a
- * read-modify-write),
- * so fn sees the caller's writes; if the exchange comes first, the mark's
- * CAS finds IDLE, fails, and the spawn claims the task again. With a plain
+ * read-modify-write), so fn sees the caller's writes; if the exchange
+ * comes first, the mark's CAS finds IDLE, fails, and the spawn claims the
+ * task again. With a plain
  * store of IDLE this was a store-then-load handshake, which needed a
  * seq_cst fence on each side (without them the store-buffering outcome -
  * the spawner sees QUEUED, fn sees the old data, and the event waits for
