@@ -799,6 +799,116 @@ HIVE_TEST(deep_wait_at_one_worker_pops_no_lower_than_its_floor_past_a_hole)
     printf("  1 worker: T's wait for k %s\n",
            sw_hole_floor.x_in_t_wait ? "ran X, O's task under its floor" : "dropped the hole and took K, not X");
 }
+
+/*
+ * A join's take-back pops no lower than its own frame, also where holes lie
+ * from its frame's index up (join.c, join_shared: the pop's limit). At one
+ * worker: O, deep, spawns H into h, X into x, T into t, and waits for t,
+ * which runs T. T joins fa with fb (its first join in a wait: the frame goes
+ * into the deque right above X). fa waits for h, and its wait pops the
+ * frame and runs fb. fb waits for h too and takes H from under X (a hole,
+ * below X); then it spawns Y into y, V into v, Z into z and waits for z,
+ * which runs Z; Z waits for y and takes Y - at the frame's index - from
+ * under V, leaving a hole there; fb's wait for v pops V. So when fa's wait
+ * (h is done) and fa return, the deque holds X, then the hole at the
+ * frame's index: the join's take-back must drop the hole and stop there. X
+ * is O's task, not part of T's join, and may not run nested in it (the
+ * stack bound, sched/join.c); O's wait for x runs it. A pop that passed the
+ * frame's index ran X there: no hang, only a task run where it may not be,
+ * which the case sees.
+ */
+static struct {
+    struct hive_group h, x, t, y, v, z;
+    struct hive_task ht, xt, tt, yt, vt, zt;
+    bool deep, fb_ran, fb_ran_in_fa, hole_above_x, in_t_join, x_ran, x_in_t_join;
+} sw_join_limit;
+
+static void sw_join_limit_x(struct hive_task *t)
+{
+    (void)t;
+    sw_join_limit.x_ran = true;
+    sw_join_limit.x_in_t_join = sw_join_limit.in_t_join;
+}
+
+static void sw_join_limit_z(struct hive_task *t)
+{
+    (void)t;
+    CHECK_EQ(hive_group_wait(&sw_join_limit.y), HIVE_OK);
+}
+
+/* Y's hole at the frame's index, with V above it gone: what fb leaves. */
+static void sw_join_limit_leave_a_hole(void)
+{
+    CHECK_EQ(hive_group_spawn(&sw_join_limit.y, &sw_join_limit.yt, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_join_limit.v, &sw_join_limit.vt, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_join_limit.z, &sw_join_limit.zt, sw_join_limit_z), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_join_limit.z), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_join_limit.v), HIVE_OK);
+}
+
+static void sw_join_limit_fb(void *unused)
+{
+    (void)unused;
+    /* Done here, fa's wait for h ends as soon as fb returns: no look of
+     * its own drops the hole first. */
+    CHECK_EQ(hive_group_wait(&sw_join_limit.h), HIVE_OK);
+    sw_join_limit_leave_a_hole();
+    sw_join_limit.fb_ran = true;
+}
+
+static void sw_join_limit_fa(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_wait(&sw_join_limit.h), HIVE_OK);
+    /* The frame ran in the wait, and what is left is X under a hole: the
+     * case is the one it is about. */
+    sw_join_limit.fb_ran_in_fa = sw_join_limit.fb_ran;
+    struct hive_deque *d = &hive_tls_worker->queues.forkjoin;
+    uint32_t bottom = hive_deque_bottom(d);
+    sw_join_limit.hole_above_x = hive_deque_at(d, bottom - 1) == &hive_deque_hole &&
+                                 hive_deque_at(d, bottom - 2) == &sw_join_limit.xt;
+}
+
+static void sw_join_limit_t(struct hive_task *t)
+{
+    (void)t;
+    sw_join_limit.deep = hive_tls_worker->wait_deep;
+    sw_join_limit.in_t_join = true;
+    CHECK_EQ(hive_join(sw_join_limit_fa, NULL, sw_join_limit_fb, NULL), HIVE_OK);
+    sw_join_limit.in_t_join = false;
+}
+
+static void sw_join_limit_o(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_join_limit.h, &sw_join_limit.ht, sw_err_noop_task), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_join_limit.x, &sw_join_limit.xt, sw_join_limit_x), HIVE_OK);
+    CHECK_EQ(hive_group_spawn(&sw_join_limit.t, &sw_join_limit.tt, sw_join_limit_t), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_join_limit.t), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_join_limit.x), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_join_limit.h), HIVE_OK);
+}
+
+static void sw_join_limit_entry(void *unused)
+{
+    (void)unused;
+    (void)sw_descend(0, sw_join_limit_o, NULL);
+}
+
+HIVE_TEST(join_at_one_worker_takes_back_no_lower_than_its_frame_past_a_hole)
+{
+    memset(&sw_join_limit, 0, sizeof sw_join_limit);
+    struct hive_config c = sw_cfg(1);
+    CHECK_EQ(hive_run(sw_join_limit_entry, NULL, &c), HIVE_OK);
+    CHECK(sw_join_limit.deep);
+    CHECK(sw_join_limit.fb_ran_in_fa);
+    CHECK(sw_join_limit.hole_above_x);
+    CHECK(sw_join_limit.x_ran);
+    CHECK(!sw_join_limit.x_in_t_join);
+    printf("  1 worker: T's join %s\n", sw_join_limit.x_in_t_join
+                                            ? "ran X, O's task under its frame"
+                                            : "dropped the hole at its frame and left X to O");
+}
 #endif
 
 /*
