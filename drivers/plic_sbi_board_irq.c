@@ -38,28 +38,35 @@ int board_irq_route(unsigned line, unsigned core, bool on)
  *
  * So a core that wants a doorbell rung marks the core in `asked` and, if no
  * core is ringing, becomes the ringer: it rings every marked core (one
- * send_ipi per run of harts that fits a mask) and looks again after it
- * stops. A core that finds a ringer leaves its mark to it and goes on.
- * OpenSBI's lock then sees at most one of hive's harts at a time.
+ * send_ipi for the marked harts within a mask's width of the first, in core
+ * order) and looks again after it stops. A core that finds a ringer leaves
+ * its mark to it and goes on: its doorbell comes a moment later, from the
+ * ringer. OpenSBI's lock then sees at most one of hive's harts at a time.
  *
- * No mark is left unrung: the marker's OR comes before its look at
+ * No mark is left unrung: the marker's OR comes before its CAS of
  * `ringer`, the ringer's store of 0 before its last look at `asked`, all
- * seq_cst. In their one total order either that last look sees the mark
- * (the ringer rings again), or the mark comes after it - and then so does
- * the marker's look, which finds no ringer, and the marker rings.
+ * seq_cst. In their one total order either that look sees the mark (or a
+ * later exchange took it, which rang it), and the ringer rings again; or the
+ * mark comes after the look - and then so does the marker's CAS, which
+ * finds no ringer, or a later one whose exchange comes after the mark.
+ * That needs the ringer to reach its last look: its interrupts stay masked
+ * from its first CAS to the end (a handler that panics there would halt it
+ * before the look, with other cores' marks in hand), and a doorbell while a
+ * panic halts the system goes out at once, bypassing all this (the
+ * panicking core's halt doorbells must not wait on a ringer that may have
+ * been halted, or be the panicking core itself, faulted mid-ring).
  *
  * What the waker wrote (the wake word) reaches the woken core first: the
- * ringer's exchange of `asked` reads the waker's OR, which the waker made
- * after those stores, and sbi_send_ipi fences everything the ringer has
- * seen before the device write that raises the IPI (RISC-V's memory model
- * is multi-copy atomic: one global order of memory operations, so what the
- * ringer saw before its fence precedes the write for every hart).
+ * ringer's exchange of `asked` reads the waker's OR (or a later RMW of the
+ * word), which the waker made after those stores, and sbi_send_ipi fences
+ * everything the ringer has seen before the device write that raises the
+ * IPI (RISC-V's memory model is multi-copy atomic: one global order of
+ * memory operations, so what the ringer saw before its fence precedes the
+ * write for every hart).
  *
- * Interrupts are masked while ringing, so that no handler on the ringing
- * core leaves its mark to the ringer it interrupted - harmless (the ringer
- * rings it on return) unless that handler never returns: a panic, whose
- * doorbells halt the other cores. A panic in the ring itself (a fault in
- * the firmware call) finds its own core ringing and rings directly.
+ * A ringer rings for as long as others keep marking, interrupts masked: a
+ * latency for its own interrupts while every other core wakes cores, each
+ * round a few firmware calls.
  */
 #define MASK_BITS (8u * sizeof(unsigned long))
 #define ASKED_WORDS ((HIVE_MAX_CORES + MASK_BITS - 1) / MASK_BITS)
@@ -70,7 +77,18 @@ static _Atomic unsigned long asked[ASKED_WORDS];
 /* The core ringing now, plus one; 0: none. */
 static atomic_uint ringer;
 
-/* Ring every marked core: harts that fit one mask, with one call. */
+static void send(unsigned long mask, unsigned long base)
+{
+    if (sbi_send_ipi(mask, base).error == SBI_SUCCESS)
+        return;
+    /* A firmware may refuse a whole mask for one hart it will not
+     * interrupt; the others must still be rung. */
+    for (unsigned long bit = 0; bit < MASK_BITS; bit++)
+        if (mask & (1ul << bit))
+            sbi_send_ipi(1, base + bit);
+}
+
+/* Ring every marked core. */
 static void ring_asked(void)
 {
     unsigned long base = 0, mask = 0;
@@ -86,13 +104,13 @@ static void ring_asked(void)
                 continue;
             }
             if (mask)
-                sbi_send_ipi(mask, base);
+                send(mask, base);
             base = hart;
             mask = 1;
         }
     }
     if (mask)
-        sbi_send_ipi(mask, base);
+        send(mask, base);
 }
 
 static bool any_asked(void)
@@ -105,23 +123,23 @@ static bool any_asked(void)
 
 void board_irq_doorbell(unsigned core)
 {
-    unsigned me = hive_cpu_id() + 1;
+    if (atomic_load(&hive_halting)) {
+        sbi_send_ipi(1, hive_cpus[core].hw_id);
+        return;
+    }
     atomic_fetch_or(&asked[core / MASK_BITS], 1ul << (core % MASK_BITS));
+    unsigned me = hive_cpu_id() + 1;
+    unsigned long irq = arch_irq_save();
     do {
-        unsigned long irq = arch_irq_save();
+        /* Another core ringing - never this one, masked through its ring -
+         * rings our mark. */
         unsigned ringing = 0;
-        if (!atomic_compare_exchange_strong(&ringer, &ringing, me)) {
-            arch_irq_restore(irq);
-            /* A panic inside this core's own ring (see above); else the
-             * ringer rings our mark. */
-            if (ringing == me)
-                sbi_send_ipi(1, hive_cpus[core].hw_id);
-            return;
-        }
+        if (!atomic_compare_exchange_strong(&ringer, &ringing, me))
+            break;
         ring_asked();
         atomic_store(&ringer, 0);
-        arch_irq_restore(irq);
     } while (any_asked());
+    arch_irq_restore(irq);
 }
 
 int board_irq_claim(uint32_t *claim)
