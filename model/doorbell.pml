@@ -14,15 +14,16 @@
  * handler's doorbell runs whole before the interrupted one goes on). A
  * doorbell while a panic halts the system bypasses all this: not modelled.
  *
- * NC cores (2, at most 3), each ringing NRING doorbells (2) from task context, each
- * for a core chosen at any step (itself included), and taking at most one
+ * NC cores (2, at most 3), each ringing NRING doorbells (2) from task
+ * context, each for a core chosen at any step (itself included), and taking at most one
  * interrupt whose handler rings one doorbell. The send_ipi of a ring is a
  * ghost (owed, below).
  *
  * Checked:
- *   - at the end, nothing is left in `asked` (a mark nobody rang), and
- *     each core has had an IPI after its last mark (ghost: owed[t], set at
- *     a mark, cleared by a send for a mark taken after it was set);
+ *   - at the end, nothing is left in `asked` (a mark nobody rang: a
+ *     ringer sends for every mark its exchange takes), and no core is
+ *     `owed` (ghost: set at a mark, cleared by a send to that core - which
+ *     would also catch a ring that took marks and sent none);
  *   - a core never finds itself the ringer (the masking keeps its
  *     handlers out of its ring);
  *   - every doorbell returns (a valid end state: no core spins for good).
