@@ -72,8 +72,9 @@ void hive_port_trace_close(FILE *f) { fflush(f); }
  * store). If the waiter sees wake, it does not sleep. If the waker sees
  * sleeping, it rings (or, on the SBI boards, leaves the ring to a core that
  * is ringing, which rings it before it stops: drivers/plic_sbi_board_irq.c),
- * and the doorbell stays pending until the waiter takes it: WFI returns at once on a pending interrupt even while masked (both
- * architectures, and QEMU), and masked, the doorbell cannot be taken - and
+ * and the doorbell stays pending until the waiter takes it: WFI returns at
+ * once on a pending interrupt even while masked (both architectures, and
+ * QEMU), and masked, the doorbell cannot be taken - and
  * spent - between the check and the WFI. A waker that sees sleeping == 0
  * needs no doorbell: the waiter has yet to check wake, or is awake and
  * checks again before it sleeps. The doorbell's interrupt is taken at the

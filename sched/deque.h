@@ -29,8 +29,8 @@
  * Owner only: push, push_private, publish_oldest, pop, pop_above, no_limit,
  * at, top_solo, take_solo, bottom, owned, full, private_len (never from an
  * interrupt handler, but publish_oldest, which the owner core's own
- * interrupt may make when no private operation is under way: publish.c, "The heartbeat"; a debug build checks it,
- * sched/debug_checks.h). Any core: steal, len.
+ * interrupt may make when no private operation is under way: publish.c,
+ * "The heartbeat"; a debug build checks it, sched/debug_checks.h). Any core: steal, len.
  */
 #ifndef HIVE_SCHED_DEQUE_H
 #define HIVE_SCHED_DEQUE_H

@@ -40,8 +40,8 @@
  * hive_spawn therefore marks the state (QUEUED | REFUSED), and a claim given
  * back with the mark on is queued after all, as a spawn: no refused caller
  * waits for a run that never comes. The worker's exchange of IDLE reads the
- * mark (above) and clears it; a claim given back reads it in its CAS. Only hive_spawn's
- * refusal marks: it asked for a run now. A refused hive_after asked for one
+ * mark (above) and clears it; a claim given back reads it in its CAS. Only
+ * hive_spawn's refusal marks: it asked for a run now. A refused hive_after asked for one
  * at a deadline, and a cancel that ran the task at once would run it before
  * any deadline anyone set (a timeout that fires on its disarm); a refused
  * group spawn promises nothing (hive.h).

@@ -718,6 +718,23 @@ HIVE_TEST(deep_group_wait_at_one_worker_reaches_its_task_under_a_join_frame)
     printf("  1 worker: Q's deep wait for g %s\n", hung ? "never ended (killed after 20 s)" : "ran G1 from under the frame and returned");
 }
 
+/* A run of `workers` whose entry calls deep() in the lower half of the
+ * stack (sw_descend), where a wait is deep and a group spawn queues. */
+static void (*sw_deep_fn)(void *);
+
+static void sw_deep_entry(void *unused)
+{
+    (void)unused;
+    (void)sw_descend(0, sw_deep_fn, NULL);
+}
+
+static int sw_run_deep(unsigned workers, void (*deep)(void *))
+{
+    sw_deep_fn = deep;
+    struct hive_config c = sw_cfg(workers);
+    return hive_run(sw_deep_entry, NULL, &c);
+}
+
 /*
  * A deep wait's pop stops at its task's floor, also where a hole lies at
  * it (the pop's limit). At one worker: O, deep, spawns K into k, X into x, T into t,
@@ -765,7 +782,8 @@ static void sw_hole_floor_t(struct hive_task *t)
     CHECK_EQ(hive_group_wait(&sw_hole_floor.h), HIVE_OK);
     /* K, X, then G's hole: the case is the one it is about. */
     struct hive_deque *d = &hive_tls_worker->queues.forkjoin;
-    sw_hole_floor.hole_left = hive_deque_len(d) == 3 && hive_deque_at(d, hive_deque_bottom(d) - 1) == &hive_deque_hole;
+    sw_hole_floor.hole_left =
+        hive_deque_len(d) == 3 && hive_deque_at(d, hive_deque_bottom(d) - 1) == &hive_deque_hole;
     sw_hole_floor.in_t_wait_for_k = true;
     CHECK_EQ(hive_group_wait(&sw_hole_floor.k), HIVE_OK);
     sw_hole_floor.in_t_wait_for_k = false;
@@ -781,23 +799,18 @@ static void sw_hole_floor_o(void *unused)
     CHECK_EQ(hive_group_wait(&sw_hole_floor.x), HIVE_OK);
 }
 
-static void sw_hole_floor_entry(void *unused)
-{
-    (void)unused;
-    (void)sw_descend(0, sw_hole_floor_o, NULL);
-}
 
 HIVE_TEST(deep_wait_at_one_worker_pops_no_lower_than_its_floor_past_a_hole)
 {
     memset(&sw_hole_floor, 0, sizeof sw_hole_floor);
-    struct hive_config c = sw_cfg(1);
-    CHECK_EQ(hive_run(sw_hole_floor_entry, NULL, &c), HIVE_OK);
+    CHECK_EQ(sw_run_deep(1, sw_hole_floor_o), HIVE_OK);
     CHECK(sw_hole_floor.deep);
     CHECK(sw_hole_floor.hole_left);
     CHECK(sw_hole_floor.k_ran);
     CHECK(!sw_hole_floor.x_in_t_wait);
-    printf("  1 worker: T's wait for k %s\n",
-           sw_hole_floor.x_in_t_wait ? "ran X, O's task under its floor" : "dropped the hole and took K, not X");
+    printf("  1 worker: T's wait for k %s\n", sw_hole_floor.x_in_t_wait
+                                                 ? "ran X, O's task under its floor"
+                                                 : "dropped the hole and took K, not X");
 }
 
 /*
@@ -889,17 +902,11 @@ static void sw_join_limit_o(void *unused)
     CHECK_EQ(hive_group_wait(&sw_join_limit.h), HIVE_OK);
 }
 
-static void sw_join_limit_entry(void *unused)
-{
-    (void)unused;
-    (void)sw_descend(0, sw_join_limit_o, NULL);
-}
 
 HIVE_TEST(join_at_one_worker_takes_back_no_lower_than_its_frame_past_a_hole)
 {
     memset(&sw_join_limit, 0, sizeof sw_join_limit);
-    struct hive_config c = sw_cfg(1);
-    CHECK_EQ(hive_run(sw_join_limit_entry, NULL, &c), HIVE_OK);
+    CHECK_EQ(sw_run_deep(1, sw_join_limit_o), HIVE_OK);
     CHECK(sw_join_limit.deep);
     CHECK(sw_join_limit.fb_ran_in_fa);
     CHECK(sw_join_limit.hole_above_x);
