@@ -3,6 +3,8 @@
  *   sched_bench [serial] [options of sched_bench.h] [--smoke] [--stats]
  *   sched_bench capacity   cores free for this run (see capacity())
  *   sched_bench pairs [options]   1 against 2 workers, run by run (see pairs())
+ *   sched_bench queued|queued-claim [options]   spawn's floor for a runtime
+ *                  that queues every task (spawn_queued.c)
  * (--stats, last: hive's statistics table after every run, for a look at
  * steals, overflows and parks; not for timing.)
  * The workloads are hive's versions in tests/workloads/, the ones the
@@ -21,6 +23,8 @@
 #include "sched_bench.h"
 
 #include <pthread.h>
+
+#include "spawn_queued.h"
 
 #include "arch/host/host.h"
 #include "hive/hive.h"
@@ -195,6 +199,18 @@ static int run_serial_wl(int w, unsigned threads, size_t size, struct sb_result 
     return 1;
 }
 
+static int run_queued(int w, unsigned threads, size_t size, struct sb_result *r)
+{
+    (void)threads;
+    return sb_run_queued(w, 0, size, r);
+}
+
+static int run_queued_claim(int w, unsigned threads, size_t size, struct sb_result *r)
+{
+    (void)threads;
+    return sb_run_queued(w, 1, size, r);
+}
+
 /* ---- more workers against fewer, in pairs --------------------------------------- */
 
 /*
@@ -279,15 +295,25 @@ int main(int argc, char **argv)
         hive_host_set_core_count(o.threads[0] > o.threads[1] ? o.threads[0] : o.threads[1]);
         return pairs(&o);
     }
-    int serial = argc > 1 && strcmp(argv[1], "serial") == 0;
-    if (argc > 1 + serial && strcmp(argv[argc - 1], "--stats") == 0)
+    /* The one-thread programs: the serial baselines, spawn's queued floors. */
+    static const struct {
+        const char *name;
+        int (*run)(int w, unsigned threads, size_t size, struct sb_result *r);
+    } alone[] = {{"serial", run_serial_wl},
+                 {"queued", run_queued},
+                 {"queued-claim", run_queued_claim}};
+    for (size_t k = 0; argc > 1 && k < sizeof alone / sizeof alone[0]; k++) {
+        if (strcmp(argv[1], alone[k].name) != 0)
+            continue;
+        struct sb_opts o;
+        sb_parse(argc - 1, argv + 1, &o);
+        o.threads[0] = 1, o.nthreads = 1;
+        return sb_loop(&o, alone[k].name, alone[k].run);
+    }
+    if (argc > 1 && strcmp(argv[argc - 1], "--stats") == 0)
         print_stats = 1, argc--;
     struct sb_opts o;
-    sb_parse(argc - serial, argv + serial, &o);
-    if (serial) {
-        o.threads[0] = 1, o.nthreads = 1;
-        return sb_loop(&o, "serial", run_serial_wl);
-    }
+    sb_parse(argc, argv, &o);
     unsigned most = 1;
     for (unsigned i = 0; i < o.nthreads; i++)
         most = o.threads[i] > most ? o.threads[i] : most;

@@ -46,20 +46,24 @@ NAMES = {
     "serial": "serial (gcc)",
     "serial-clang": "serial (clang)",
     "serial-rust": "serial (rustc)",
+    "queued": "queued, plain (gcc)",
+    "queued-claim": "queued, claimed (gcc)",
     "hive": "hive",
     "tbb": "oneTBB",
     "omp-gcc": "OpenMP gcc/libgomp",
     "omp-llvm": "OpenMP clang/libomp",
     "rayon": "Rayon",
 }
-ORDER = ["serial", "serial-clang", "serial-rust", "hive", "tbb", "omp-gcc", "omp-llvm", "rayon"]
-SERIALS = ("serial", "serial-clang", "serial-rust")
+ORDER = ["serial", "serial-clang", "serial-rust", "queued", "queued-claim", "hive", "tbb", "omp-gcc", "omp-llvm", "rayon"]
+# One-thread baselines; the queued ones are spawn's floors (bench/spawn_queued.c).
+SERIALS = ("serial", "serial-clang", "serial-rust", "queued", "queued-claim")
 PEERS = [rt for rt in ORDER if rt not in SERIALS]
 OWN_SERIAL = {"hive": "serial", "tbb": "serial", "omp-gcc": "serial", "omp-llvm": "serial-clang",
               "rayon": "serial-rust"}
 SHORT = {"hive": "hive", "tbb": "TBB", "omp-gcc": "gomp", "omp-llvm": "libomp",
          "rayon": "Rayon"}  # the SVG's and the console's labels
-JSON_NAME = {"omp-gcc": "gomp", "omp-llvm": "libomp"}  # sched.json's runtime names
+JSON_NAME = {"omp-gcc": "gomp", "omp-llvm": "libomp", "queued": "serial-queued",
+             "queued-claim": "serial-queued-claim"}  # sched.json's runtime names
 CONSTRUCT = {  # the construct each runtime uses, per workload
     "fib": {"hive": "hive_join", "tbb": "parallel_invoke", "omp-gcc": "task + taskwait",
             "omp-llvm": "task + taskwait", "rayon": "rayon::join"},
@@ -301,13 +305,23 @@ def md_report(r, header):
                          " the same task loop as spawn (its runtimes may run a task at once). oneTBB"
                          " and Rayon have no such spawn."),
     }
+    queued_how = {"spawn": (
+        " Queued (no runtime, one thread: bench/spawn_queued.c): every task's record linked into a"
+        " list at its spawn, then the list walked and each task run - the floor of queueing every"
+        " task on this machine, where each record is written at its spawn and read again when it"
+        " runs (64 MB apart at 10^6); plain: with plain stores; claimed: with the compare-and-swap"
+        " that claims a task at its spawn and the exchange that gives it back before it runs,"
+        " which hive_spawn's contract needs (a second spawn of a queued task refused; a refused"
+        " spawn promised a run that sees its writes): two locked instructions a task. A runtime"
+        " whose spawn may run the task at once reads each record once, as the serial row does.")}
     for wl, (title, how) in spawn_how.items():
         if wl not in r.info:
             continue
         n, tasks = r.info[wl]
         out += [f"## {title.format(n=int(n))}", "",
-                how + " Serial: the same task bodies called through a pointer. Parks per stolen"
-                " task: hive's idle parks over the tasks its steals moved (hive_stats; medians).", "",
+                how + " Serial: the same task bodies called through a pointer." + queued_how.get(wl, "")
+                + " Parks per stolen task: hive's idle parks over the tasks its steals moved"
+                " (hive_stats; medians).", "",
                 "| runtime | threads | time (median) | M tasks/s (median, min-max) | ns per task |"
                 " parks per stolen task |", "|---|---|---|---|---|---|"]
         for k in r.rows((wl,)):
@@ -432,7 +446,10 @@ def summary_table(r, what="median"):
                " brackets: over the runtime's own compiler's serial build); serial rows give their"
                " time instead. spawn: hive (hive_spawn), oneTBB and Rayon queue every task, while"
                " OpenMP's task may run at once (libgomp does past 64 queued a thread), as"
-               " hive_spawn_or_run may: compare OpenMP with hive's spawn-or-run.", ""]
+               " hive_spawn_or_run may: compare OpenMP with hive's spawn-or-run. The queued rows are"
+               " spawn's floor for queueing every task on one thread with no scheduler at all"
+               " (plain stores; claimed: with the two locked instructions of hive_spawn's"
+               " contract).", ""]
     else:
         out = ["## Summary of the best runs", "", "The same from each figure's best repetition (its"
                " fastest run, and the serial builds' fastest): the runs least disturbed by other work"
