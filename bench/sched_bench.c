@@ -295,6 +295,8 @@ int main(int argc, char **argv)
         hive_host_set_core_count(o.threads[0] > o.threads[1] ? o.threads[0] : o.threads[1]);
         return pairs(&o);
     }
+    if (argc > 1 && strcmp(argv[argc - 1], "--stats") == 0)
+        print_stats = 1, argc--;
     /* The one-thread programs: the serial baselines, spawn's queued floors. */
     static const struct {
         const char *name;
@@ -310,8 +312,6 @@ int main(int argc, char **argv)
         o.threads[0] = 1, o.nthreads = 1;
         return sb_loop(&o, alone[k].name, alone[k].run);
     }
-    if (argc > 1 && strcmp(argv[argc - 1], "--stats") == 0)
-        print_stats = 1, argc--;
     struct sb_opts o;
     sb_parse(argc, argv, &o);
     unsigned most = 1;

@@ -54,7 +54,8 @@ NAMES = {
     "omp-llvm": "OpenMP clang/libomp",
     "rayon": "Rayon",
 }
-ORDER = ["serial", "serial-clang", "serial-rust", "queued", "queued-claim", "hive", "tbb", "omp-gcc", "omp-llvm", "rayon"]
+ORDER = ["serial", "serial-clang", "serial-rust", "queued", "queued-claim", "hive", "tbb", "omp-gcc",
+         "omp-llvm", "rayon"]
 # One-thread baselines; the queued ones are spawn's floors (bench/spawn_queued.c).
 SERIALS = ("serial", "serial-clang", "serial-rust", "queued", "queued-claim")
 PEERS = [rt for rt in ORDER if rt not in SERIALS]

@@ -19,8 +19,8 @@
  * compare-and-swap that claims the task at its spawn (a second spawn of a
  * queued task is refused) and an exchange that gives it back just before it
  * runs (the refusal's promise, sched/spawn.c) - two locked instructions a
- * task. Their memory orders are hive's (acquire, acquire); on x86 they cost
- * the same whatever the order.
+ * task. Their memory orders are hive's (acquire; acquire and release); on
+ * x86 they cost the same whatever the order.
  *
  * Neither is a runtime: no core can take these tasks, nothing is stolen,
  * nobody is woken. They say how fast the spawn workload could go on one
@@ -113,8 +113,9 @@ static int run_claimed(size_t n)
     }
     for (struct queued_task *t = head, *next; t; t = next) {
         next = t->next;
-        /* acquire: as hive's run, which pairs with a refusal's release mark. */
-        atomic_exchange_explicit(&t->state, 0, memory_order_acquire);
+        /* As hive's run: acquire pairs with a refusal's release mark, release
+         * with the next claim. */
+        atomic_exchange_explicit(&t->state, 0, memory_order_acq_rel);
         t->fn(t);
     }
     return refused;
