@@ -148,12 +148,14 @@ static void print_stats(int w, unsigned cores)
 {
     const struct hive_core_stats *t = &hive_stats_last()->total;
     printf("BS %s %s %u tasks_run %llu steal_attempts %llu steals %llu stolen_tasks %llu "
-           "parks %llu wait_parks %llu wakes %llu global_pulls %llu overflows %llu\n",
+           "parks %llu wait_parks %llu wakes %llu global_pulls %llu overflows %llu "
+           "run_at_spawn %llu\n",
            HIVE_BOARD_NAME, wl_name[w], cores, (unsigned long long)t->tasks_run,
            (unsigned long long)t->steal_attempts, (unsigned long long)t->steals,
            (unsigned long long)t->stolen_tasks, (unsigned long long)t->parks,
            (unsigned long long)t->wait_parks, (unsigned long long)t->wakes,
-           (unsigned long long)t->global_pulls, (unsigned long long)t->overflows);
+           (unsigned long long)t->global_pulls, (unsigned long long)t->overflows,
+           (unsigned long long)t->run_at_spawn);
 }
 
 int main(void)
