@@ -100,7 +100,9 @@ static int run_claimed(size_t n)
     for (size_t i = 0; i < n; i++) {
         struct queued_task *t = &tasks[i];
         unsigned idle = 0;
-        /* acquire: as hive's claim, which pairs with the task's last give-back. */
+        /* acquire: as hive's claim, which pairs with the task's last give-back
+         * (the exchange below, of the run before). relaxed on failure: a
+         * refused claim only marks the run failed. */
         if (!atomic_compare_exchange_strong_explicit(&t->state, &idle, 1, memory_order_acquire,
                                                      memory_order_relaxed)) {
             refused = 1;

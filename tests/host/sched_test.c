@@ -799,7 +799,6 @@ static void sw_hole_floor_o(void *unused)
     CHECK_EQ(hive_group_wait(&sw_hole_floor.x), HIVE_OK);
 }
 
-
 HIVE_TEST(deep_wait_at_one_worker_pops_no_lower_than_its_floor_past_a_hole)
 {
     memset(&sw_hole_floor, 0, sizeof sw_hole_floor);
@@ -901,7 +900,6 @@ static void sw_join_limit_o(void *unused)
     CHECK_EQ(hive_group_wait(&sw_join_limit.x), HIVE_OK);
     CHECK_EQ(hive_group_wait(&sw_join_limit.h), HIVE_OK);
 }
-
 
 HIVE_TEST(join_at_one_worker_takes_back_no_lower_than_its_frame_past_a_hole)
 {
