@@ -179,6 +179,17 @@ static inline void notify_own(struct hive_worker *w)
         count_wake(w, woken);
         return;
     }
+    /* The push before the arming's look at backstop_armed, in the code the
+     * compiler emits: the check runs as an interrupt of this core (the
+     * host's membarrier acts as one), so it sees the core's instructions in
+     * the order they were emitted. C11 lets a compiler hoist the seq_cst
+     * load of the idle word above the push's release store, and the flag's
+     * relaxed load (which may not pass that load) with it: the check could
+     * then clear the flag and find no work between the flag's load and the
+     * push, and this core, having read the flag set, would arm nothing -
+     * the push left to the own-push argument alone, without the two
+     * periods' bound. No instruction: a compiler barrier. */
+    atomic_signal_fence(memory_order_seq_cst);
     hive_backstop_arm(w);
 }
 
