@@ -150,6 +150,17 @@ restore:
      * the frame. */
     ld      t0, RV_FRAME_SEPC(sp)
     csrw    sepc, t0
+    /* Drop any load reservation before going back. An LR/SC pair is one
+     * hart's state across the trap: the interrupted code's LR may have
+     * reserved a word that the handler then changed with a plain store
+     * (which need not break this hart's own reservation) or re-reserved
+     * with a CAS of its own that failed; the interrupted SC would then
+     * succeed on a stale value, and an update would be lost. sret may clear
+     * the reservation but need not (the privileged spec leaves it to the
+     * implementation and tells trap handlers to clear it), so an SC of our
+     * own does: to the frame's x0 slot, which holds zero and is never read
+     * back, so it writes nothing that matters if it succeeds. */
+    sc.d    zero, zero, (sp)
     gprs    ld
     ld      sp, RV_FRAME_X(2)(sp)
     sret
