@@ -109,8 +109,15 @@ int bcm2836_local_intc_claim(uint32_t *claim)
          * "after this point" true: the clear is a posted device write, and
          * without it the kernel's loads of the wake word could go ahead of
          * it - a waker that stored its wake and rang in between would have
-         * its ring wiped by the late clear and its wake unseen. */
+         * its ring wiped by the late clear and its wake unseen. The read
+         * back is what makes the DSB wait for the clear itself: the block
+         * is mapped Device-nGnRE, whose early write acknowledgement lets a
+         * DSB complete once a buffer on the way has taken the write, while
+         * a read's data comes from the controller, after the earlier write
+         * to it (accesses to one peripheral arrive in order). The DSB then
+         * waits for that read. */
         *bcm2836_reg(MAILBOX_CLR(hw, 0)) = ~0u;
+        (void)*bcm2836_reg(MAILBOX_CLR(hw, 0));
         __asm__ volatile("dsb sy" : : : "memory");
         return HIVE_IRQ_DOORBELL;
     }
