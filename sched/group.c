@@ -730,12 +730,21 @@ int hive_group_spawn_fn(struct hive_group *g, void (*fn)(void *arg), void *arg)
  * pop just freed a slot; meanwhile the entry was only invisible to thieves.
  * The push back lands where the entry was unless it was the deque's last:
  * the pop of a last entry settles the race with thieves by moving top past
- * it, so the push lands one index up - at the floor, where the next look of
- * the wait would take it for the task's own work and run it nested in the
- * wait, against the stack bound (join.c). So the floor moves above it: the
- * task has nothing of its own at or above the floor (the deep search just
- * found nothing there), and run_task.c restores the outer floor when the
- * task ends. So at several workers a task of g under another group's entry
+ * it, so the push lands one index up - maybe at this task's floor, or at a
+ * floor of a task under it on this stack (or a shared frame's index there)
+ * that was recorded while the entry lay just under it. A deep wait of that
+ * task (or that frame's join) would then take it for its own work and run
+ * it nested, against the stack bound (join.c). So the worker records the
+ * move (moved_from, moved_to), and every floor and frame index in
+ * (moved_from, moved_to] reads as moved_to + 1 (hive_forkjoin_limit): which
+ * hides nothing of theirs, because no entry lies at an index up to
+ * moved_to but the moved one - the pop left the deque empty with top at
+ * moved_to, and what is pushed since lands above it, for good (top only
+ * rises, and the entry, the oldest, leaves by moving top past it). Floors
+ * at or under moved_from saw the entry above them before it moved, so it
+ * stays theirs. The record is forgotten once the entry has left, and at
+ * each tick of the worker loop (no floor is recorded there). So at several
+ * workers a task of g under another group's entry
  * is left to the thieves, which take the oldest first; in a run of one
  * worker, which has none, the wait takes g's newest task wherever it lies
  * in the deque (hive_deque_take_solo).
@@ -764,15 +773,23 @@ static struct hive_task *own_task_under_floor(struct hive_worker *w, struct hive
         }
         return NULL;
     }
+    uint32_t was = hive_deque_bottom(d) - 1u; /* the newest entry's index */
     struct hive_task *t = hive_forkjoin_pop(w);
     if (t && t->group != g) {
         /* The push back is a new enqueue (idle.c, rule 1): while the entry
          * was out, the rescan of a parking worker may have found this deque
          * empty and parked, and nobody else would look for it. */
         (void)hive_publish_forkjoin(w, t);
-        uint32_t bottom = hive_deque_bottom(&w->queues.forkjoin);
-        if ((int32_t)(bottom - w->forkjoin_floor) > 0)
-            w->forkjoin_floor = bottom;
+        uint32_t now = hive_deque_bottom(d) - 1u;
+        if (now != was) {
+            /* Moved up (it was the last): an entry further up again, the
+             * same one, widens the record; another starts it anew - by
+             * then the first has left and no entry lies at its index or
+             * under it, so nothing is left there to hide. */
+            if (w->moved_from == w->moved_to || w->moved_to != was)
+                w->moved_from = was;
+            w->moved_to = now;
+        }
         t = NULL;
     }
     return t;

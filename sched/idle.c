@@ -238,7 +238,8 @@ bool hive_idle_park(struct hive_idle *idle, unsigned id, bool searching, bool *f
 
 bool hive_idle_is_parked(struct hive_idle *idle, unsigned id)
 {
-    /* seq_cst: pairs with the claiming fetch_and in hive_idle_notify, so a
+    /* seq_cst: pairs with the claiming fetch_and in hive_idle_claim_parked
+     * (what hive_idle_notify and hive_idle_notify_unfenced call), so a
      * worker that sees itself claimed also sees what its waker queued. */
     return atomic_load(&idle->parked[id / 64]) >> (id % 64) & 1;
 }

@@ -76,7 +76,12 @@
  * group wait may run a task of its own group found under the floor - the
  * newest entry there, or in a run of one worker the group's newest task
  * wherever it lies - the very work it waits for, where a serial run of the
- * group would run it too.
+ * group would run it too. To look at that entry it pops it, and puts back
+ * what is not its group's; the deque's last entry comes back one index up,
+ * maybe at a floor (or a shared frame's index) recorded on this stack while
+ * it lay just under it - so each floor and index is read through
+ * hive_forkjoin_limit, which keeps such an entry under it (group.c, before
+ * own_task_under_floor).
  *
  * Latent frames. Offering every fb to thieves costs two full fences per
  * join (the deque pop's, and the notify's that rule 1 of idle.c needs after
@@ -328,8 +333,11 @@ static void join_shared(struct hive_worker *w, struct hive_join_frame *f)
      * under it: that belongs to the frames below us on this stack. The frame
      * is gone if a thief took it (then so is everything older) or if a wait
      * inside fa ran it (then f->remaining is zero already). */
-    while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - f->deque_index) > 0) {
-        struct hive_task *t = hive_forkjoin_pop_above(w, f->deque_index);
+    /* The frame's index, or above an entry moved up to it from under it
+     * after the frame left (group.c, own_task_under_floor). */
+    uint32_t limit = hive_forkjoin_limit(w, f->deque_index);
+    while ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - limit) > 0) {
+        struct hive_task *t = hive_forkjoin_pop_above(w, limit);
         if (t == &f->task) {
             frame_taken(f);
             w->stats.tasks_run++;

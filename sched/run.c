@@ -171,6 +171,7 @@ static void worker_reset(struct hive_worker *w, unsigned id, uint64_t t0)
     w->wait_deep = false;
     w->deep_below = UINTPTR_MAX; /* hive_worker_main sets it, on its core */
     w->forkjoin_floor = 0;
+    w->moved_from = w->moved_to = 0;
     w->searching = false;
     /* No check runs between runs (hive_port_backstop drops a pending one):
      * this run's first push that wakes nobody arms its own. relaxed: read

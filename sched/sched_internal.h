@@ -170,6 +170,13 @@ struct hive_worker {
      * deep wait (wait_deep) may pop its own deque down
      * to here and no further (sched/join.c, "Waiting"). */
     uint32_t forkjoin_floor;
+    /* A foreign entry that a deep group wait pushed back one index up (the
+     * deque's last, group.c, own_task_under_floor) sits at moved_to, moved
+     * there from moved_from (and up again, the same entry, each time):
+     * floors and frame indices in (moved_from, moved_to] were recorded
+     * under it, and read as moved_to + 1 (hive_forkjoin_limit). Equal:
+     * none. Owner only. */
+    uint32_t moved_from, moved_to;
     bool searching;         /* counted in the idle state's searching count */
     bool watch;             /* the run has a watchdog: keep this core's record (watchdog.c) */
     /* A backstop is pending for this core's pushes (publish.c): set by the
@@ -682,6 +689,28 @@ static inline struct hive_task *hive_forkjoin_pop_above(struct hive_worker *w, u
 static inline struct hive_task *hive_forkjoin_pop(struct hive_worker *w)
 {
     return hive_forkjoin_pop_above(w, hive_deque_no_limit(&w->queues.forkjoin));
+}
+
+/* Where a deep wait may pop this core's deque down to, for a floor or a
+ * shared frame's index recorded on this stack: `floor`, or above the entry
+ * own_task_under_floor moved up if that now lies at or above `floor` but
+ * was under it (group.c). Not for the worker loop's pops, which have no
+ * floor. */
+static inline uint32_t hive_forkjoin_limit(struct hive_worker *w, uint32_t floor)
+{
+    if (floor - w->moved_from - 1u >= w->moved_to - w->moved_from)
+        return floor;
+    /* relaxed: this core's own deque; a stale (lower) top only keeps the
+     * limit raised, which hides nothing (group.c). */
+    uint32_t top = atomic_load_explicit(&w->queues.forkjoin.top, memory_order_relaxed);
+    if ((int32_t)(top - w->moved_to) > 0) {
+        /* The entry has left (popped or stolen: top passed it), and no
+         * entry lies at its index or under it again: forget it before the
+         * indices wrap around to it. */
+        w->moved_from = w->moved_to;
+        return floor;
+    }
+    return w->moved_to + 1u;
 }
 
 /* ---- pool.c ---- */

@@ -73,9 +73,14 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
      * exact, so the pop below takes an index at or above forkjoin_floor (a
      * solo deque's holes it passes no lower) or, if thieves emptied the
      * deque meanwhile, nothing: never an entry under the floor. */
-    if (deep && (int32_t)(hive_deque_bottom(&w->queues.forkjoin) - w->forkjoin_floor) > 0 &&
-        (t = hive_forkjoin_pop_above(w, w->forkjoin_floor)))
-        return t;
+    if (deep) {
+        /* The floor, or above an entry moved up to it from under it (group.c,
+         * own_task_under_floor). */
+        uint32_t floor = hive_forkjoin_limit(w, w->forkjoin_floor);
+        if ((int32_t)(hive_deque_bottom(&w->queues.forkjoin) - floor) > 0 &&
+            (t = hive_forkjoin_pop_above(w, floor)))
+            return t;
+    }
     /* Private entries left are under the floor, another task's: offered
      * now, as a deep wait never parks and may poll for long (group.c,
      * "Private group tasks"). A wait that is not deep pops them all in
@@ -97,9 +102,12 @@ struct hive_task *hive_wait_find_work(struct hive_worker *w, int frame_thief)
     if ((t = hive_find_local(w)))
         return t;
     if ((t = hive_steal_round(w))) {
-        /* A waiter steals without being a searcher, so no "last searcher"
-         * hand-off covers the batch the steal moved into its ring: notify as
-         * after a push (idle.c, rule 1). */
+        /* A waiter mostly steals without being a searcher, and then no
+         * "last searcher" hand-off covers the batch the steal moved into
+         * its ring: notify as after a push (idle.c, rule 1). One that is a
+         * searcher (its look before parking, or woken from a park) gets
+         * this notify too, and rule 2's when it stops searching: one spare
+         * look at the idle word. */
         if (hive_ring_len(&w->queues.ring))
             hive_notify_idle(w);
         return t;

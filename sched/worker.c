@@ -25,6 +25,9 @@ static void end_tick(struct hive_worker *w)
     }
     w->lifo_polls = 0;
     w->polls = w->interval;
+    /* Between tasks no floor is recorded on this stack: a moved entry
+     * (group.c, own_task_under_floor) is under none of them now. */
+    w->moved_from = w->moved_to;
 }
 
 /*

@@ -1066,6 +1066,13 @@ HIVE_TEST(deep_wait_keeps_its_floor)
     sched_case_deep_wait_keeps_its_floor(10, 20000000ull);
 }
 
+HIVE_TEST(moved_entry_stays_under)
+{
+    /* 2 workers by construction; A and B hold their core up to 20 ms each
+     * a round. */
+    sched_case_moved_entry_stays_under(10, 20000000ull);
+}
+
 /* A chain of joins deeper than a share's walk (host only: its 3,000 nested
  * frames would not fit a board's 32 KiB stack). Level k joins level k+1 (fa, deeper) with a mark of its own (fb), SW_CHAIN
  * levels down: a latent list longer than HIVE_LATENT_WALK. Level 0's fb,

@@ -2051,6 +2051,168 @@ static void sched_case_deep_wait_keeps_its_floor(unsigned rounds, uint64_t hold_
     }
 }
 
+/* ---- an entry moved up stays under the floors recorded above it ------------------ */
+
+/*
+ * The case above, one task further down: the entry that the look under a
+ * floor moves up (the deque's last) lands at the floor of the task under
+ * the waiting one on this stack, not at the waiter's own. At 2 workers,
+ * below the stack's middle: A, a long task of group ga, goes to the other
+ * core, and spawns there B (group gb), which that core runs after A. Then
+ * E (group he) and T (group ht) are pushed, and the wait for ht runs T,
+ * whose floor lies just above E. T joins: its first join shares its frame
+ * at once, and fa waits for gb - deep, so it pops the frame and runs fb
+ * inside the wait; fb waits for ga and, finding nothing above its floor,
+ * looks under it: E, the deque's last entry, moved up to T's floor and
+ * beyond. A ends once this core's deque shows E moved (its top past E's
+ * index), or after hold_ns of its core's running time; fb returns, and
+ * fa's wait for gb goes on at T's floor - where E must stay under it: it
+ * must not run inside T. B ends once E has run, or after hold_ns of its
+ * core's running time after fb returned. A round in which E did not move
+ * (this core held off the CPU while A held) tests nothing, and passes.
+ */
+struct sw_outer {
+    uint64_t hold_ns;
+    struct hive_group ga, gb, he, ht;
+    struct hive_task a, b, e, t;
+    atomic_bool a_started, b_spawned, fb_waiting, fb_done, e_ran, t_active;
+    atomic_int other_core;
+    int low_core, t_core, fb_core;
+    uint32_t e_index;    /* E's index in the low core's deque when spawned */
+    atomic_bool moved;   /* A saw that deque's top pass it: E was moved */
+    bool t_in_deep;      /* T ran inside a deep wait (the one for ht) */
+    bool fb_in_deep;     /* fb ran inside a deep wait (fa's) */
+    bool e_in_t;         /* E ran on T's core while T ran: the bug */
+};
+
+static struct sw_outer sw_outer_g;
+
+static void sw_outer_btask(struct hive_task *t)
+{
+    (void)t;
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_outer_g.fb_done) && sw_active_poll(&a) < 2000000000ull)
+        SW_SPIN_PAUSE();
+    sw_active_start(&a);
+    while (!atomic_load(&sw_outer_g.e_ran) && sw_active_poll(&a) < sw_outer_g.hold_ns)
+        SW_SPIN_PAUSE();
+}
+
+static void sw_outer_atask(struct hive_task *t)
+{
+    (void)t;
+    atomic_store(&sw_outer_g.other_core, hive_worker_id());
+    CHECK_EQ(hive_group_spawn(&sw_outer_g.gb, &sw_outer_g.b, sw_outer_btask), HIVE_OK);
+    atomic_store(&sw_outer_g.b_spawned, true);
+    atomic_store(&sw_outer_g.a_started, true);
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_outer_g.fb_waiting) && sw_active_poll(&a) < 2000000000ull)
+        SW_SPIN_PAUSE();
+    struct hive_deque *d = &hive_workers[sw_outer_g.low_core].queues.forkjoin;
+    sw_active_start(&a);
+    while (sw_active_poll(&a) < sw_outer_g.hold_ns) {
+        if ((int32_t)(atomic_load(&d->top) - sw_outer_g.e_index) > 0) {
+            atomic_store(&sw_outer_g.moved, true);
+            break;
+        }
+        SW_SPIN_PAUSE();
+    }
+}
+
+static void sw_outer_etask(struct hive_task *t)
+{
+    (void)t;
+    sw_outer_g.e_in_t = atomic_load(&sw_outer_g.t_active) && hive_worker_id() == sw_outer_g.t_core;
+    atomic_store(&sw_outer_g.e_ran, true);
+}
+
+static void sw_outer_fa(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_wait(&sw_outer_g.gb), HIVE_OK);
+}
+
+static void sw_outer_fb(void *unused)
+{
+    (void)unused;
+    sw_outer_g.fb_core = hive_worker_id();
+    sw_outer_g.fb_in_deep = hive_tls_worker->wait_deep;
+    atomic_store(&sw_outer_g.fb_waiting, true);
+    CHECK_EQ(hive_group_wait(&sw_outer_g.ga), HIVE_OK);
+    atomic_store(&sw_outer_g.fb_done, true);
+}
+
+static void sw_outer_ttask(struct hive_task *t)
+{
+    (void)t;
+    sw_outer_g.t_core = hive_worker_id();
+    sw_outer_g.t_in_deep = hive_tls_worker->wait_deep;
+    atomic_store(&sw_outer_g.t_active, true);
+    CHECK_EQ(hive_join(sw_outer_fa, NULL, sw_outer_fb, NULL), HIVE_OK);
+    atomic_store(&sw_outer_g.t_active, false);
+}
+
+static void sw_outer_low(void *unused)
+{
+    (void)unused;
+    CHECK_EQ(hive_group_spawn(&sw_outer_g.ga, &sw_outer_g.a, sw_outer_atask), HIVE_OK);
+    /* As in the case above: up to 2 s of this core's running time for the
+     * other core to take A. */
+    struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_outer_g.a_started) && sw_active_poll(&a) < 2000000000ull)
+        SW_SPIN_PAUSE();
+    CHECK(atomic_load(&sw_outer_g.a_started));
+    CHECK(atomic_load(&sw_outer_g.other_core) != hive_worker_id());
+    CHECK(atomic_load(&sw_outer_g.b_spawned));
+    sw_outer_g.low_core = hive_worker_id();
+    CHECK_EQ(hive_group_spawn(&sw_outer_g.he, &sw_outer_g.e, sw_outer_etask), HIVE_OK);
+    sw_outer_g.e_index = hive_deque_bottom(&hive_tls_worker->queues.forkjoin) - 1u;
+    CHECK_EQ(hive_group_spawn(&sw_outer_g.ht, &sw_outer_g.t, sw_outer_ttask), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_outer_g.ht), HIVE_OK);
+    CHECK_EQ(hive_group_wait(&sw_outer_g.he), HIVE_OK);
+}
+
+static void sw_outer_entry(void *unused)
+{
+    (void)unused;
+    CHECK(sw_descend(0, sw_outer_low, NULL) > 0);
+}
+
+static void sched_case_moved_entry_stays_under(unsigned rounds, uint64_t hold_ns)
+{
+    unsigned moved = 0;
+    for (unsigned r = 0; r < rounds; r++) {
+        memset(&sw_outer_g, 0, sizeof sw_outer_g);
+        sw_outer_g.hold_ns = hold_ns;
+        atomic_init(&sw_outer_g.other_core, -1);
+        hive_group_init(&sw_outer_g.ga);
+        hive_group_init(&sw_outer_g.gb);
+        hive_group_init(&sw_outer_g.he);
+        hive_group_init(&sw_outer_g.ht);
+        SW_RUN(2, sw_outer_entry, NULL);
+        CHECK(atomic_load(&sw_outer_g.e_ran));
+        /* T ran on the core that spawned it, in a deep wait, and fb inside
+         * fa's deep wait there; taken by the other core, it tests nothing. */
+        bool built = sw_outer_g.t_core == sw_outer_g.low_core;
+        if (built) {
+            CHECK(sw_outer_g.t_in_deep);
+            CHECK_EQ(sw_outer_g.fb_core, sw_outer_g.low_core);
+            CHECK(sw_outer_g.fb_in_deep);
+        }
+        if (built && atomic_load(&sw_outer_g.moved))
+            moved++;
+        CHECK(!sw_outer_g.e_in_t);
+        if (sw_outer_g.e_in_t) {
+            printf("  round %u: E ran inside T, above T's floor\n", r);
+            break;
+        }
+    }
+    printf("  %u of %u rounds moved E (the others test nothing)\n", moved, rounds);
+}
+
 /* ---- a waiter parks while the awaited work runs long, and wakes when it ends ------- */
 
 /*

@@ -161,6 +161,14 @@ HIVE_TEST(deep_wait_keeps_its_floor)
         TIMED("deep_wait_floor", sched_case_deep_wait_keeps_its_floor(5, 20000000ull));
 }
 
+HIVE_TEST(moved_entry_stays_under)
+{
+    /* Built at 2 workers (the others sit it out); A and B hold their core
+     * up to 20 ms of guest time each a round. */
+    if (hive_cpu_count() > 1)
+        TIMED("moved_entry", sched_case_moved_entry_stays_under(5, 20000000ull));
+}
+
 HIVE_TEST(wait_low_on_the_stack_is_deep)
 {
     /* Two workers (the others sit it out): one waits, one is held. At one
