@@ -247,7 +247,12 @@ unsigned hive_core_count(void);
  *                If that run is called off (hive_after_cancel), the task is
  *                queued anyway (a refused hive_after promises no such run).
  *                Where the header is queued as a group's task
- *                (hive_group_spawn), the refusal promises nothing.
+ *                (hive_group_spawn), the refusal promises nothing - nor
+ *                for any header that is also spawned into groups: the
+ *                hive_spawn run that the refusal first saw queued may
+ *                start, and a group spawn queue the header again, before
+ *                the refusal is settled, which it then is on the group's
+ *                queueing.
  */
 HIVE_MUST_CHECK int hive_spawn(struct hive_task *task, void (*fn)(struct hive_task *task));
 
