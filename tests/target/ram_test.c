@@ -119,7 +119,7 @@ HIVE_TEST(firmware_reservations_stay_out_of_the_heap)
      * read at entry, with the MMU off, and cannot be read again now. */
     if (!hive_machine.dtb || hive_machine.dtb < symbol(__image_start) ||
         hive_machine.dtb + hive_machine.dtb_size > hive_machine.ram_end)
-        return;
+        HIVE_SKIP("no device tree this image can read now");
     struct hive_fdt fdt;
     CHECK_EQ(hive_fdt_open(&fdt, (const void *)hive_machine.dtb, hive_machine.dtb_size), HIVE_FDT_OK);
     struct kept k = {0};

@@ -142,31 +142,35 @@ HIVE_TEST(exactly_once)
 HIVE_TEST(no_lost_wakeup)
 {
     /* The driver occupies one core: it needs another to wake. 2 s per wait. */
-    if (hive_cpu_count() > 1)
-        TIMED("no_lost_wakeup", sched_case_no_lost_wakeup(0, 2000, 2000000000ull));
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("needs 2 cores: the driver occupies one");
+    TIMED("no_lost_wakeup", sched_case_no_lost_wakeup(0, 2000, 2000000000ull));
 }
 
 HIVE_TEST(deep_wait_runs_own_deque)
 {
     /* Built at 2 workers (the others sit it out). 2 s per spin. */
-    if (hive_cpu_count() > 1)
-        TIMED("deep_wait", sched_case_deep_wait_own_deque(20, 2000000000ull));
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("built at 2 workers");
+    TIMED("deep_wait", sched_case_deep_wait_own_deque(20, 2000000000ull));
 }
 
 HIVE_TEST(deep_wait_keeps_its_floor)
 {
     /* Built at 2 workers (the others sit it out); G holds its core up to
      * 20 ms of guest time a round. */
-    if (hive_cpu_count() > 1)
-        TIMED("deep_wait_floor", sched_case_deep_wait_keeps_its_floor(5, 20000000ull));
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("built at 2 workers");
+    TIMED("deep_wait_floor", sched_case_deep_wait_keeps_its_floor(5, 20000000ull));
 }
 
 HIVE_TEST(moved_entry_stays_under)
 {
     /* Built at 2 workers (the others sit it out); A and B hold their core
      * up to 20 ms of guest time each a round. */
-    if (hive_cpu_count() > 1)
-        TIMED("moved_entry", sched_case_moved_entry_stays_under(5, 20000000ull));
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("built at 2 workers");
+    TIMED("moved_entry", sched_case_moved_entry_stays_under(5, 20000000ull));
 }
 
 HIVE_TEST(wait_low_on_the_stack_is_deep)
@@ -174,17 +178,17 @@ HIVE_TEST(wait_low_on_the_stack_is_deep)
     /* Two workers (the others sit it out): one waits, one is held. At one
      * worker the group spawn high on the stack runs its task at once, in no
      * wait. */
-    if (hive_cpu_count() > 1)
-        sched_case_low_wait_is_deep();
-    else
-        printf("  wait_low_on_the_stack_is_deep: skipped, one core\n");
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("needs 2 cores: one waits, one is held");
+    sched_case_low_wait_is_deep();
 }
 
 HIVE_TEST(waiter_parks_and_wakes)
 {
     /* The other half runs 200 ms of guest time on another core. */
-    if (hive_cpu_count() > 1)
-        TIMED("waiter_parks", sched_case_waiter_parks(0, 200000000ull, NULL));
+    if (hive_cpu_count() < 2)
+        HIVE_SKIP("needs 2 cores: the other half runs on another");
+    TIMED("waiter_parks", sched_case_waiter_parks(0, 200000000ull, NULL));
 }
 
 /* ---- from an interrupt handler: spawn works (global queue), waiting is refused ---- */
