@@ -97,4 +97,10 @@ HIVE_TEST(queue_stress_exactly_once)
     CHECK_EQ(report.doubled, 0);
     CHECK_EQ(report.bad_payload, 0);
     CHECK_EQ(report.not_empty, 0);
+    /* And the cores did race: a run in which every steal came back empty
+     * would pass the checks above with the owner alone. */
+    CHECK(report.stolen > 0);          /* the thieves did steal */
+    CHECK(report.stolen_forkjoin > 0); /* from the owner's fork-join deque too */
+    if (producers)
+        CHECK(report.global_pulls > 0);
 }
