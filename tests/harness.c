@@ -16,6 +16,13 @@ void hive_test_fail(const char *file, int line, const char *what)
     printf("  check failed: %s:%d: %s\n", file, line, what);
 }
 
+int hive_test_case_failures(void)
+{
+    /* relaxed: as in hive_test_fail; the caller reads it after the checks
+     * it counts have returned. */
+    return atomic_load_explicit(&case_failures, memory_order_relaxed);
+}
+
 void hive_test_skip(const char *why)
 {
     case_skipped = why;

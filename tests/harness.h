@@ -23,6 +23,10 @@ struct hive_test {
 
 /* Failures of the running case so far; bumped by CHECK from any core. */
 void hive_test_fail(const char *file, int line, const char *what);
+/* How many checks of the running case have failed so far: for a case whose
+ * checks run in a child process (fork), which must carry them back in its
+ * exit status - its count is its own. */
+int hive_test_case_failures(void);
 int hive_test_main(void);
 
 /* The running case cannot check anything here (too few cores, no test line

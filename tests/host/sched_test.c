@@ -572,8 +572,9 @@ HIVE_TEST(deep_join_waiter_gets_private_tasks_of_its_frame_thief)
 #ifndef SCHED_TEST_TSAN
 /* Runs entry at one worker in a child process, killed if it is not done in
  * 20 s (these runs take microseconds); the child exits with what verdict
- * says of the run and its hive_run result (0: as the case wants). Checks
- * that it neither hung nor failed; returns whether it hung. */
+ * says of the run and its hive_run result (0: as the case wants), or 5 if
+ * a check of its own failed (counted in the child, not here). Checks that
+ * it neither hung nor failed; returns whether it hung. */
 static bool sw_one_worker_in_child(void (*entry)(void *), int (*verdict)(int err))
 {
     fflush(stdout);
@@ -581,8 +582,11 @@ static bool sw_one_worker_in_child(void (*entry)(void *), int (*verdict)(int err
     CHECK(child >= 0);
     if (child == 0) {
         alarm(20);
+        int failed_before = hive_test_case_failures();
         struct hive_config c = sw_cfg(1);
-        _exit(verdict(hive_run(entry, NULL, &c)));
+        int v = verdict(hive_run(entry, NULL, &c));
+        fflush(stdout);
+        _exit(v ? v : hive_test_case_failures() != failed_before ? 5 : 0);
     }
     int status = 0;
     CHECK_EQ(waitpid(child, &status, 0), child);
