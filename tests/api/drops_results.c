@@ -22,6 +22,7 @@ void drop_every_result(void)
 
     hive_run(fn, NULL, NULL);
     hive_spawn(&t, task_fn);
+    hive_spawn_or_run(&t, task_fn);
     hive_spawn_fn(fn, NULL);
     hive_join(fn, NULL, fn, NULL);
     hive_parallel_for(0, 1, 1, range_fn, NULL);
