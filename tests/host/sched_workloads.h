@@ -1953,12 +1953,12 @@ static void sched_case_low_wait_is_deep(void)
  * gg, goes to the other core; then E (group hh) and T (group ht) are pushed,
  * and the wait for ht runs T, whose floor lies above E: T waits for gg, and
  * E - the deque's last entry, under T's floor - must not run inside that
- * wait. G ends once E has run, or after sw_floor_g.hold_ns of its core's
- * running time (a round whose T began its wait only after that tests
- * nothing, and passes - as does one whose T the other core took: when
- * this core's thread or vCPU is held off the CPU long enough for G to end,
- * the other core steals E and then T before the wait for ht pops T, and
- * runs T from its own loop, where its wait is not deep).
+ * wait. G waits for T's wait to begin (up to 2 s of its core's running
+ * time), then ends once E has run, or after sw_floor_g.hold_ns more. A
+ * round in which G did not see T waiting tests nothing - nor one whose T
+ * the other core took (it steals E and then T when this core's thread or
+ * vCPU is held off the CPU that long, and runs T from its own loop, where
+ * its wait is not deep) - and the case fails unless some round built it.
  */
 struct sw_floor {
     uint64_t hold_ns;
@@ -1966,6 +1966,7 @@ struct sw_floor {
     struct hive_task g, e, t;
     atomic_bool g_started, e_ran, t_waiting;
     atomic_int g_core;
+    bool g_saw_wait;     /* G saw T's wait begin: the round can test */
     int t_core;
     bool e_in_t;         /* E ran on T's core while T waited: the bug */
     bool t_deep;         /* T's wait was deep, as the case needs */
@@ -1980,6 +1981,10 @@ static void sw_floor_gtask(struct hive_task *t)
     atomic_store(&sw_floor_g.g_core, hive_worker_id());
     atomic_store(&sw_floor_g.g_started, true);
     struct sw_active a;
+    sw_active_start(&a);
+    while (!atomic_load(&sw_floor_g.t_waiting) && sw_active_poll(&a) < 2000000000ull)
+        SW_SPIN_PAUSE();
+    sw_floor_g.g_saw_wait = atomic_load(&sw_floor_g.t_waiting);
     sw_active_start(&a);
     while (!atomic_load(&sw_floor_g.e_ran) && sw_active_poll(&a) < sw_floor_g.hold_ns)
         SW_SPIN_PAUSE();
@@ -2029,6 +2034,7 @@ static void sw_floor_entry(void *unused)
 
 static void sched_case_deep_wait_keeps_its_floor(unsigned rounds, uint64_t hold_ns)
 {
+    unsigned built = 0;
     for (unsigned r = 0; r < rounds; r++) {
         memset(&sw_floor_g, 0, sizeof sw_floor_g);
         sw_floor_g.hold_ns = hold_ns;
@@ -2042,6 +2048,10 @@ static void sched_case_deep_wait_keeps_its_floor(unsigned rounds, uint64_t hold_
         CHECK(sw_floor_g.t_deep || sw_floor_g.t_core != sw_floor_g.low_core);
         if (sw_floor_g.t_core != sw_floor_g.low_core)
             printf("  round %u: T taken by the other core (tests nothing)\n", r);
+        else if (!sw_floor_g.g_saw_wait)
+            printf("  round %u: G did not see T wait (tests nothing)\n", r);
+        else
+            built++;
         CHECK(atomic_load(&sw_floor_g.e_ran));
         CHECK(!sw_floor_g.e_in_t);
         if (sw_floor_g.e_in_t) {
@@ -2049,6 +2059,8 @@ static void sched_case_deep_wait_keeps_its_floor(unsigned rounds, uint64_t hold_
             break;
         }
     }
+    printf("  %u of %u rounds built the case (the others test nothing)\n", built, rounds);
+    CHECK(built > 0);
 }
 
 /* ---- an entry moved up stays under the floors recorded above it ------------------ */
@@ -2065,11 +2077,11 @@ static void sched_case_deep_wait_keeps_its_floor(unsigned rounds, uint64_t hold_
  * inside the wait; fb waits for ga and, finding nothing above its floor,
  * looks under it: E, the deque's last entry, moved up to T's floor and
  * beyond. A ends once this core's deque shows E moved (its top past E's
- * index), or after hold_ns of its core's running time; fb returns, and
- * fa's wait for gb goes on at T's floor - where E must stay under it: it
- * must not run inside T. B ends once E has run, or after hold_ns of its
- * core's running time after fb returned. A round in which E did not move
- * (this core held off the CPU while A held) tests nothing, and passes.
+ * index), or after 2 s of its core's running time; fb returns, and fa's
+ * wait for gb goes on at T's floor - where E must stay under it: it must
+ * not run inside T. B ends once E has run, or after hold_ns of its core's
+ * running time after fb returned. A round in which E did not move tests
+ * nothing; the case fails unless some round moved it.
  */
 struct sw_outer {
     uint64_t hold_ns;
@@ -2110,9 +2122,11 @@ static void sw_outer_atask(struct hive_task *t)
     sw_active_start(&a);
     while (!atomic_load(&sw_outer_g.fb_waiting) && sw_active_poll(&a) < 2000000000ull)
         SW_SPIN_PAUSE();
+    /* The move comes at fb's first look under its floor: up to 2 s of this
+     * core's running time for it, as for the other waits here. */
     struct hive_deque *d = &hive_workers[sw_outer_g.low_core].queues.forkjoin;
     sw_active_start(&a);
-    while (sw_active_poll(&a) < sw_outer_g.hold_ns) {
+    while (sw_active_poll(&a) < 2000000000ull) {
         if ((int32_t)(atomic_load(&d->top) - sw_outer_g.e_index) > 0) {
             atomic_store(&sw_outer_g.moved, true);
             break;
@@ -2211,6 +2225,7 @@ static void sched_case_moved_entry_stays_under(unsigned rounds, uint64_t hold_ns
         }
     }
     printf("  %u of %u rounds moved E (the others test nothing)\n", moved, rounds);
+    CHECK(moved > 0);
 }
 
 /* ---- a waiter parks while the awaited work runs long, and wakes when it ends ------- */
