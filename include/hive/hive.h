@@ -95,7 +95,8 @@ struct hive_config {
      * in use (a pool still holding queued tasks keeps its old size). */
     unsigned pool_size;
     /* Bounds of the adaptive global-queue poll interval, in polls (see
-     * sched/find_work.c). 0: defaults (8 and 128). min <= max. */
+     * sched/find_work.c). 0: defaults (8 and 128). min <= max, each as
+     * the run takes it (a 0 as its default: min 0 with max 4 is 8 > 4). */
     unsigned interval_min, interval_max;
     /* A parked core re-checks for work after this long even if nobody wakes
      * it. 0 (the default): it sleeps until woken. Correctness never depends
@@ -167,7 +168,8 @@ HIVE_MUST_CHECK int hive_task_runs_forever(void);
  * not return if a task gets stuck or the run stalls: it panics, naming them.
  *   HIVE_EINVAL  entry is NULL, or cfg asks for 0 < cores that the port does
  *                not have (or more than the build's HIVE_MAX_CORES), a
- *                pool_size above HIVE_POOL_MAX, interval_min > interval_max,
+ *                pool_size above HIVE_POOL_MAX, interval_min > interval_max
+ *                (a 0 taken as its default first),
  *                or a watchdog_ns that is neither 0 nor HIVE_WATCHDOG_MIN_NS
  *                or more.
  *   HIVE_ESTATE  a run is already active (hive_run from a task, from another
