@@ -1072,8 +1072,8 @@ HIVE_TEST(deep_wait_keeps_its_floor)
 
 HIVE_TEST(moved_entry_stays_under)
 {
-    /* 2 workers by construction; A and B hold their core up to 20 ms each
-     * a round. */
+    /* 2 workers by construction; A holds its core until E has moved (at
+     * most 2 s), B up to 20 ms more a round. */
     sched_case_moved_entry_stays_under(10, 20000000ull);
 }
 

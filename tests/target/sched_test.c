@@ -166,8 +166,8 @@ HIVE_TEST(deep_wait_keeps_its_floor)
 
 HIVE_TEST(moved_entry_stays_under)
 {
-    /* Built at 2 workers (the others sit it out); A and B hold their core
-     * up to 20 ms of guest time each a round. */
+    /* Built at 2 workers (the others sit it out); A holds its core until E
+     * has moved (at most 2 s of guest time), B up to 20 ms more a round. */
     if (hive_cpu_count() < 2)
         HIVE_SKIP("built at 2 workers");
     TIMED("moved_entry", sched_case_moved_entry_stays_under(5, 20000000ull));
