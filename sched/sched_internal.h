@@ -174,8 +174,8 @@ struct hive_worker {
      * deque's last, group.c, own_task_under_floor) sits at moved_to, moved
      * there from moved_from (and up again, the same entry, each time):
      * floors and frame indices in (moved_from, moved_to] were recorded
-     * under it, and read as moved_to + 1 (hive_forkjoin_limit). Equal:
-     * none. Owner only. */
+     * while it lay under them, and read as moved_to + 1
+     * (hive_forkjoin_limit). Equal: none. Owner only. */
     uint32_t moved_from, moved_to;
     bool searching;         /* counted in the idle state's searching count */
     bool watch;             /* the run has a watchdog: keep this core's record (watchdog.c) */
@@ -700,8 +700,9 @@ static inline uint32_t hive_forkjoin_limit(struct hive_worker *w, uint32_t floor
 {
     if (floor - w->moved_from - 1u >= w->moved_to - w->moved_from)
         return floor;
-    /* relaxed: this core's own deque; a stale (lower) top only keeps the
-     * limit raised, which hides nothing (group.c). */
+    /* relaxed: pairs with nothing - a hint about thieves' CASes of top,
+     * which only rise; a stale (lower) top only keeps the limit raised,
+     * which hides nothing (group.c). */
     uint32_t top = atomic_load_explicit(&w->queues.forkjoin.top, memory_order_relaxed);
     if ((int32_t)(top - w->moved_to) > 0) {
         /* The entry has left (popped or stolen: top passed it), and no
